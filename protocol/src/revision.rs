@@ -60,7 +60,9 @@ impl fmt::Display for Revision {
 
 /// A string that names no MCP protocol revision.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown MCP protocol revision `{0}` (expected one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)")]
+#[error(
+    "unknown MCP protocol revision `{0}` (expected one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+)]
 pub struct UnknownRevision(pub String);
 
 impl FromStr for Revision {
@@ -110,7 +112,10 @@ mod tests {
 
     #[test]
     fn legacy_is_exactly_the_first_two() {
-        let legacy: Vec<_> = Revision::ALL.into_iter().filter(|r| r.is_legacy()).collect();
+        let legacy: Vec<_> = Revision::ALL
+            .into_iter()
+            .filter(|r| r.is_legacy())
+            .collect();
         assert_eq!(legacy, [Revision::R2024_11_05, Revision::R2025_03_26]);
     }
 }

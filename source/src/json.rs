@@ -1,0 +1,245 @@
+//! JSON documents: strict parsing, and the start of every value.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::value::StrictValue;
+use crate::{LoadError, Locations, MAX_DEPTH, Position, pointer};
+
+/// Parses `text` strictly and maps every pointer to where its value starts.
+pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = StrictValue::deserialize(&mut deserializer).and_then(|value| {
+        deserializer.end()?;
+        Ok(value)
+    });
+    let StrictValue(value) = parsed.map_err(|error| {
+        let position = Position {
+            line: error.line().max(1),
+            column: error.column().max(1),
+        };
+        LoadError::new(file, position, json_message(&error))
+    })?;
+    let mut scanner = Scanner {
+        text: text.as_bytes(),
+        offset: 0,
+        position: Position::START,
+        locations: Locations::default(),
+    };
+    scanner.value(&mut String::new(), 0);
+    if scanner.depth_exceeded() {
+        return Err(LoadError::new(
+            file,
+            Position::START,
+            format!("document nests deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    Ok((value, scanner.locations))
+}
+
+/// serde_json's message without the " at line L column C" it appends, since
+/// the error already carries the position.
+fn json_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) => text[..cut].to_owned(),
+        None => text,
+    }
+}
+
+/// Walks text that serde_json has already accepted, recording where each
+/// value starts. It never fails: on anything unexpected it stops early and
+/// keeps what it has.
+struct Scanner<'a> {
+    text: &'a [u8],
+    offset: usize,
+    position: Position,
+    locations: Locations,
+}
+
+/// A sentinel pointer recorded when nesting goes past [`MAX_DEPTH`].
+const TOO_DEEP: &str = "\u{0}too-deep";
+
+impl Scanner<'_> {
+    fn depth_exceeded(&self) -> bool {
+        self.locations.get(TOO_DEEP).is_some()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.offset).copied()
+    }
+
+    fn bump(&mut self) {
+        if let Some(byte) = self.peek() {
+            if byte == b'\n' {
+                self.position.line += 1;
+                self.position.column = 1;
+            } else if byte & 0xC0 != 0x80 {
+                self.position.column += 1;
+            }
+            self.offset += 1;
+        }
+    }
+
+    fn skip_whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.bump();
+        }
+    }
+
+    fn value(&mut self, at: &mut String, depth: usize) -> Option<()> {
+        self.skip_whitespace();
+        if depth > MAX_DEPTH {
+            self.locations.insert(TOO_DEEP, self.position);
+            return None;
+        }
+        self.locations.insert(at, self.position);
+        match self.peek()? {
+            b'{' => self.object(at, depth),
+            b'[' => self.array(at, depth),
+            b'"' => self.string().map(drop),
+            _ => {
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
+                ) {
+                    self.bump();
+                }
+                Some(())
+            }
+        }
+    }
+
+    fn object(&mut self, at: &mut String, depth: usize) -> Option<()> {
+        self.bump();
+        loop {
+            self.skip_whitespace();
+            match self.peek()? {
+                b'}' => {
+                    self.bump();
+                    return Some(());
+                }
+                b',' => self.bump(),
+                _ => {
+                    let key = self.string()?;
+                    self.skip_whitespace();
+                    if self.peek()? != b':' {
+                        return None;
+                    }
+                    self.bump();
+                    let length = at.len();
+                    at.push('/');
+                    at.push_str(&pointer::escape(&key));
+                    self.value(at, depth + 1)?;
+                    at.truncate(length);
+                }
+            }
+        }
+    }
+
+    fn array(&mut self, at: &mut String, depth: usize) -> Option<()> {
+        self.bump();
+        let mut index = 0usize;
+        loop {
+            self.skip_whitespace();
+            match self.peek()? {
+                b']' => {
+                    self.bump();
+                    return Some(());
+                }
+                b',' => self.bump(),
+                _ => {
+                    let length = at.len();
+                    at.push('/');
+                    at.push_str(&index.to_string());
+                    self.value(at, depth + 1)?;
+                    at.truncate(length);
+                    index += 1;
+                }
+            }
+        }
+    }
+
+    /// Consumes a string literal and returns its decoded text.
+    fn string(&mut self) -> Option<String> {
+        let start = self.offset;
+        self.bump();
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.bump();
+                    break;
+                }
+                b'\\' => {
+                    self.bump();
+                    self.bump();
+                }
+                _ => self.bump(),
+            }
+        }
+        let literal = std::str::from_utf8(&self.text[start..self.offset]).ok()?;
+        serde_json::from_str(literal).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: usize, column: usize) -> Option<Position> {
+        Some(Position { line, column })
+    }
+
+    #[test]
+    fn maps_every_value_to_its_start() {
+        let text = "{\n  \"a\": [1, {\"b/c\": true}],\n  \"é\": \"x\"\n}";
+        let (_, locations) = load("t.json", text).unwrap();
+        assert_eq!(locations.get(""), at(1, 1));
+        assert_eq!(locations.get("/a"), at(2, 8));
+        assert_eq!(locations.get("/a/0"), at(2, 9));
+        assert_eq!(locations.get("/a/1"), at(2, 12));
+        assert_eq!(locations.get("/a/1/b~1c"), at(2, 20));
+        assert_eq!(locations.get("/é"), at(3, 8));
+        assert_eq!(locations.get("/missing"), None);
+        assert_eq!(locations.nearest("/a/1/missing/deeper"), at(2, 12));
+    }
+
+    #[test]
+    fn escaped_keys_are_decoded_before_escaping_as_pointer_tokens() {
+        let (_, locations) = load("t.json", r#"{"a\u007eb": 1, "q\"": 2}"#).unwrap();
+        assert_eq!(locations.get("/a~0b"), at(1, 14));
+        assert_eq!(locations.get("/q\""), at(1, 24));
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_their_place() {
+        let error = load("dup.json", "{\n  \"a\": 1,\n  \"a\": 2\n}").unwrap_err();
+        assert_eq!(error.file, "dup.json");
+        assert_eq!(error.position.line, 3);
+        assert!(error.message.contains("duplicate key `a`"), "{error}");
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let error = load("bad.json", "{\n  \"a\": 1 2\n}").unwrap_err();
+        assert_eq!((error.position.line, error.position.column), (2, 10));
+        assert!(error.to_string().starts_with("bad.json:2:10: "), "{error}");
+    }
+
+    #[test]
+    fn non_finite_and_trailing_text_are_refused() {
+        assert!(load("t.json", "[1e400]").is_err());
+        assert!(load("t.json", "[NaN]").is_err());
+        assert!(load("t.json", "{} {}").is_err());
+    }
+
+    #[test]
+    fn depth_is_limited() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let error = load("deep.json", &deep).unwrap_err();
+        assert!(
+            error.message.contains("recursion") || error.message.contains("deeper"),
+            "{error}"
+        );
+    }
+}

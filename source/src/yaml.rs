@@ -1,0 +1,372 @@
+//! YAML documents: restricted YAML 1.2, and the start of every value.
+//!
+//! Two passes over the text. The first walks the parser's events: it records
+//! where every value starts and refuses, with their place, what the
+//! restricted serialization forbids but a YAML parser accepts (more or fewer
+//! than one document, anchors and aliases, custom tags, keys that are not
+//! strings, nesting past the limit). The second deserializes the value with
+//! serde-saphyr in strict mode, which also refuses duplicate keys and
+//! non-finite numbers and keeps `on`, `yes` and `0755` as strings.
+
+use serde_json::Value;
+use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use serde_saphyr::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
+
+use crate::value::StrictValue;
+use crate::{LoadError, Locations, MAX_DEPTH, Position, pointer};
+
+/// Parses `text` strictly and maps every pointer to where its value starts.
+pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadError> {
+    let locations =
+        walk(text).map_err(|(position, message)| LoadError::new(file, position, message))?;
+    let options = serde_saphyr::options! {
+        duplicate_keys: DuplicateKeyPolicy::Error,
+        // `<<` is an ordinary key in mcpdesc YAML; a merge through an alias is
+        // refused anyway, because aliases are.
+        merge_keys: MergeKeyPolicy::AsOrdinary,
+        strict_booleans: true,
+        legacy_octal_numbers: false,
+        leading_zero_numbers_as_strings: true,
+        reject_unsupported_tags: true,
+        non_finite_float_policy: NonFiniteFloatPolicy::Reject,
+        with_snippet: false,
+    };
+    let StrictValue(value) = serde_saphyr::from_str_with_options::<StrictValue>(text, options)
+        .map_err(|error| {
+            let position = error
+                .location()
+                .map(|location| Position {
+                    line: usize::try_from(location.line())
+                        .unwrap_or(usize::MAX)
+                        .max(1),
+                    column: usize::try_from(location.column())
+                        .unwrap_or(usize::MAX)
+                        .max(1),
+                })
+                .unwrap_or(Position::START);
+            LoadError::new(file, position, saphyr_message(&error))
+        })?;
+    Ok((value, locations))
+}
+
+/// serde-saphyr's message without the position it may append, since the
+/// error already carries it.
+fn saphyr_message(error: &serde_saphyr::Error) -> String {
+    let text = error.without_snippet().to_string();
+    let first = text.lines().next().unwrap_or("invalid YAML").trim();
+    match first.rfind(" at line ") {
+        Some(cut) => first[..cut].to_owned(),
+        None => first.to_owned(),
+    }
+}
+
+type WalkError = (Position, String);
+
+fn start_of(span: &Span) -> Position {
+    Position {
+        line: span.start.line().max(1),
+        column: span.start.col() + 1,
+    }
+}
+
+/// Where the walk stands inside one collection.
+enum Frame {
+    /// A mapping; `key` holds the key whose value comes next, if one was read.
+    Mapping { at: String, key: Option<String> },
+    /// A sequence; `next` is the index of its next item.
+    Sequence { at: String, next: usize },
+}
+
+fn walk(text: &str) -> Result<Locations, WalkError> {
+    let mut locations = Locations::default();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut documents = 0usize;
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|error| {
+            let marker = error.marker();
+            let position = Position {
+                line: marker.line().max(1),
+                column: marker.col() + 1,
+            };
+            (position, error.info())
+        })?;
+        let position = start_of(&span);
+        match &event {
+            Event::DocumentStart(..) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err((
+                        position,
+                        "expected exactly one YAML document, found a second".into(),
+                    ));
+                }
+                continue;
+            }
+            Event::Alias(_) | Event::UnresolvedAlias(_) => {
+                return Err((position, "aliases are not allowed in mcpdesc YAML".into()));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                frames.pop();
+                continue;
+            }
+            Event::Scalar(_, _, anchor, tag)
+            | Event::SequenceStart(_, anchor, tag)
+            | Event::MappingStart(_, anchor, tag) => {
+                if *anchor != 0 {
+                    return Err((position, "anchors are not allowed in mcpdesc YAML".into()));
+                }
+                if let Some(tag) = tag {
+                    check_tag(tag, position)?;
+                }
+            }
+            _ => continue,
+        }
+        // `event` is a node. Inside a mapping with no pending key, it is a key.
+        if let Some(Frame::Mapping {
+            key: key @ None, ..
+        }) = frames.last_mut()
+        {
+            match &event {
+                Event::Scalar(text, style, _, tag) => {
+                    if *style == ScalarStyle::Plain && tag.is_none() && !plain_is_string(text) {
+                        return Err((
+                            position,
+                            format!(
+                                "mapping keys must be strings; quote `{text}` to use it as a key"
+                            ),
+                        ));
+                    }
+                    *key = Some(text.to_string());
+                    continue;
+                }
+                _ => {
+                    return Err((
+                        position,
+                        "mapping keys must be strings, not collections".into(),
+                    ));
+                }
+            }
+        }
+        let at = match frames.last_mut() {
+            None => String::new(),
+            Some(Frame::Mapping { at, key }) => pointer::child(at, &key.take().unwrap_or_default()),
+            Some(Frame::Sequence { at, next }) => {
+                *next += 1;
+                format!("{at}/{}", *next - 1)
+            }
+        };
+        locations.insert(&at, position);
+        match event {
+            Event::MappingStart(..) => frames.push(Frame::Mapping { at, key: None }),
+            Event::SequenceStart(..) => frames.push(Frame::Sequence { at, next: 0 }),
+            _ => {}
+        }
+        if frames.len() > MAX_DEPTH {
+            return Err((
+                position,
+                format!("document nests deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+    }
+    if documents == 0 {
+        return Err((
+            Position::START,
+            "expected exactly one YAML document, found none".into(),
+        ));
+    }
+    Ok(locations)
+}
+
+/// Only the core schema's tags for JSON-compatible values are allowed.
+fn check_tag(tag: &Tag, position: Position) -> Result<(), WalkError> {
+    const CORE: [&str; 7] = ["str", "int", "float", "bool", "null", "seq", "map"];
+    match tag.core_suffix() {
+        Some(suffix) if CORE.contains(&suffix) => Ok(()),
+        _ => Err((
+            position,
+            format!(
+                "custom tag `{}` is not allowed in mcpdesc YAML",
+                tag.original()
+            ),
+        )),
+    }
+}
+
+/// Whether a plain scalar resolves to a string under the YAML 1.2 core
+/// schema (that is, it is not a null, a boolean or a number).
+fn plain_is_string(text: &str) -> bool {
+    let non_string = matches!(
+        text,
+        "" | "~"
+            | "null"
+            | "Null"
+            | "NULL"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | ".inf"
+            | ".Inf"
+            | ".INF"
+            | "+.inf"
+            | "+.Inf"
+            | "+.INF"
+            | "-.inf"
+            | "-.Inf"
+            | "-.INF"
+            | ".nan"
+            | ".NaN"
+            | ".NAN"
+    );
+    !non_string && !is_core_number(text)
+}
+
+fn is_core_number(text: &str) -> bool {
+    let digits = |s: &str, radix: u32| !s.is_empty() && s.chars().all(|c| c.is_digit(radix));
+    if let Some(octal) = text.strip_prefix("0o") {
+        return digits(octal, 8);
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        return digits(hex, 16);
+    }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(cut) => (&unsigned[..cut], Some(&unsigned[cut + 1..])),
+        None => (unsigned, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((whole, fraction)) => {
+            (whole.is_empty() || digits(whole, 10))
+                && (fraction.is_empty() || digits(fraction, 10))
+                && !(whole.is_empty() && fraction.is_empty())
+        }
+        None => digits(mantissa, 10),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e), 10));
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn error_of(text: &str) -> LoadError {
+        match load("f.yaml", text) {
+            Ok((value, _)) => panic!("expected an error, loaded {value}"),
+            Err(error) => error,
+        }
+    }
+
+    #[test]
+    fn loads_json_compatible_scalars_with_strings_kept() {
+        let text = "a: on\nb: yes\nc: 0755\nd: 12\ne: 1.5\nf: true\ng: null\nh: 'x'\n\"<<\": 1\n";
+        let (value, _) = load("f.yaml", text).unwrap();
+        assert_eq!(
+            value,
+            json!({"a": "on", "b": "yes", "c": "0755", "d": 12, "e": 1.5, "f": true, "g": null, "h": "x", "<<": 1})
+        );
+    }
+
+    #[test]
+    fn merge_key_is_an_ordinary_key() {
+        let (value, _) = load("f.yaml", "<<: {a: 1}\nb: 2\n").unwrap();
+        assert_eq!(value, json!({"<<": {"a": 1}, "b": 2}));
+    }
+
+    #[test]
+    fn maps_every_value_to_its_start() {
+        let text = "info:\n  name: x\nlist:\n  - a\n  - {k/1: v}\n";
+        let (_, locations) = load("f.yaml", text).unwrap();
+        let at = |line, column| Some(Position { line, column });
+        assert_eq!(locations.get(""), at(1, 1));
+        assert_eq!(locations.get("/info"), at(2, 3));
+        assert_eq!(locations.get("/info/name"), at(2, 9));
+        assert_eq!(locations.get("/list/0"), at(4, 5));
+        assert_eq!(locations.get("/list/1"), at(5, 5));
+        assert_eq!(locations.get("/list/1/k~11"), at(5, 11));
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_their_place() {
+        let error = error_of("a: 1\nb: 2\na: 3\n");
+        assert_eq!(error.position.line, 3, "{error}");
+        assert!(
+            error.message.to_lowercase().contains("duplicate"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn anchors_and_aliases_are_refused() {
+        let error = error_of("a: &x 1\nb: *x\n");
+        assert_eq!(error.position.line, 1, "{error}");
+        assert!(error.message.contains("anchors"), "{error}");
+        let error = error_of("base: {a: 1}\nother:\n  <<: *base\n");
+        assert!(
+            error.message.contains("alias") || error.message.contains("anchor"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn custom_tags_are_refused_core_tags_allowed() {
+        let error = error_of("a: !secret x\n");
+        assert_eq!(error.position.line, 1, "{error}");
+        assert!(error.message.contains("custom tag `!secret`"), "{error}");
+        let (value, _) = load("f.yaml", "a: !!str 12\n").unwrap();
+        assert_eq!(value, json!({"a": "12"}));
+    }
+
+    #[test]
+    fn non_finite_numbers_are_refused() {
+        for text in ["a: .inf\n", "a: -.Inf\n", "a: .nan\n"] {
+            let error = error_of(text);
+            assert_eq!(error.position.line, 1, "{error}");
+        }
+    }
+
+    #[test]
+    fn keys_must_be_strings() {
+        assert!(error_of("1: a\n").message.contains("keys must be strings"));
+        assert!(
+            error_of("true: a\n")
+                .message
+                .contains("keys must be strings")
+        );
+        assert!(
+            error_of("? [a]\n: b\n")
+                .message
+                .contains("keys must be strings")
+        );
+        let (value, _) = load("f.yaml", "'1': a\non: b\n").unwrap();
+        assert_eq!(value, json!({"1": "a", "on": "b"}));
+    }
+
+    #[test]
+    fn exactly_one_document() {
+        assert!(error_of("a: 1\n---\nb: 2\n").message.contains("second"));
+        assert!(error_of("").message.contains("none"));
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let error = error_of("a:\n  b: [1, 2\n");
+        assert!(error.position.line >= 2, "{error}");
+        assert!(error.to_string().starts_with("f.yaml:"), "{error}");
+    }
+
+    #[test]
+    fn core_numbers_are_recognised() {
+        for number in [
+            "0", "-1", "+2", "1.5", ".5", "1.", "1e3", "1.5E-3", "0o17", "0x1F",
+        ] {
+            assert!(is_core_number(number), "{number}");
+        }
+        for text in ["1.2.3", "0x", "e3", ".", "1e", "abc", "1_000"] {
+            assert!(!is_core_number(text), "{text}");
+        }
+    }
+}
