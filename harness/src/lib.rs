@@ -1,1 +1,47 @@
-//! x
+//! The conformance harness for MCP Description validators.
+//!
+//! Data flows one way: a [`tree::SuiteTree`] (the built-in suite or a working
+//! tree) is loaded into a [`suite::SuiteSet`] of catalogs, fixtures and
+//! expectations; a [`case::Selection`] picks the cases; the [`runner`] runs
+//! each against a validator and [`compare`]s the reply; [`summary`] and
+//! [`report`] turn results into numbers and text. [`bless`] writes
+//! expectations from the reference validator, and [`libtest`] turns any
+//! in-process validator into a `cargo test` binary.
+
+#![warn(missing_docs)]
+
+pub mod bless;
+pub mod case;
+pub mod catalog;
+pub mod compare;
+pub mod exit;
+pub mod expectation;
+pub mod fixture;
+pub mod libtest;
+pub mod report;
+pub mod runner;
+pub mod suite;
+pub mod summary;
+pub mod tree;
+
+use std::path::PathBuf;
+
+/// A suite tree that cannot be read at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteError {
+    /// The folder has no `suites/` inside.
+    #[error("{0}: not a suite tree (no `suites/` folder)")]
+    NotASuite(PathBuf),
+    /// A file or folder could not be read.
+    #[error("{}: {message}", path.display())]
+    Io {
+        /// What could not be read.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A link inside the tree; links are not followed, so nothing outside the
+    /// tree is ever read.
+    #[error("{}: links are not followed in a suite tree", .0.display())]
+    Link(PathBuf),
+}

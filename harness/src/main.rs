@@ -1,1 +1,215 @@
-fn main(){}
+//! `mcpdesc-conformance`: runs the MCP Description conformance suite against
+//! a validator and reports, per MCP revision, how closely its findings match.
+
+use std::io::{self, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::{Args, Parser, Subcommand};
+use mcpdesc_conformance::case::{self, Selection};
+use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::exit::Status;
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::summary::Summary;
+use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::{bless, report, runner};
+use mcpdesc_protocol::{Revision, Validator};
+use mcpdesc_validator::ReferenceValidator;
+
+#[derive(Debug, Parser)]
+#[command(name = "mcpdesc-conformance", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the suite (against the built-in reference validator).
+    Run(RunArgs),
+    /// List the cases a `run` with the same options would run.
+    List(SelectArgs),
+    /// Write expectations from the reference validator, showing the diff.
+    Bless(BlessArgs),
+}
+
+#[derive(Debug, Args)]
+struct SelectArgs {
+    /// A suite working tree (holding suites/, fixtures/, expected/) instead of
+    /// the suite built into this binary.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
+    /// Only this suite (repeatable).
+    #[arg(long = "suite", value_name = "NAME")]
+    suites: Vec<String>,
+    /// Only this MCP revision (repeatable).
+    #[arg(long = "revision", value_name = "REVISION")]
+    revisions: Vec<Revision>,
+    /// Only fixtures whose ID (`<suite>/<name>`) matches; `*` and `?` are
+    /// wildcards, text without them matches anywhere (repeatable).
+    #[arg(long = "filter", value_name = "GLOB")]
+    filters: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// The level that decides the exit status.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
+}
+
+#[derive(Debug, Args)]
+struct BlessArgs {
+    /// The suite working tree to write expectations into.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    suite_dir: PathBuf,
+    /// Only fixtures whose ID matches (repeatable); orphan expectation files
+    /// are removed only when no filter is given.
+    #[arg(long = "filter", value_name = "GLOB")]
+    filters: Vec<String>,
+    /// Show the diff, write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let status = match cli.command {
+        Command::Run(args) => run(args),
+        Command::List(args) => list(args),
+        Command::Bless(args) => bless(args),
+    };
+    match status {
+        Ok(status) => status.into(),
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            Status::UsageOrSuite.into()
+        }
+    }
+}
+
+/// Loads the suite the options name, and checks the names they use.
+fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
+    let tree = match &select.suite_dir {
+        Some(dir) => SuiteTree::from_dir(dir)?,
+        None => SuiteTree::embedded(),
+    };
+    let set = SuiteSet::load(tree);
+    let known: Vec<&str> = set
+        .suites
+        .iter()
+        .map(|suite| suite.catalog.suite.as_str())
+        .collect();
+    for name in &select.suites {
+        anyhow::ensure!(
+            known.contains(&name.as_str()),
+            "no suite named `{name}` (the suites are: {})",
+            known.join(", ")
+        );
+    }
+    let selection = Selection {
+        suites: select.suites.clone(),
+        revisions: select.revisions.clone(),
+        filters: select.filters.clone(),
+    };
+    Ok((set, selection))
+}
+
+fn run(args: RunArgs) -> anyhow::Result<Status> {
+    let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
+    let (set, selection) = load(&args.select)?;
+    let cases = selection.cases(&set);
+    let validator = ReferenceValidator::new();
+    let implementation = validator.implementation();
+    let mut out = io::stdout().lock();
+    let source = match &set.tree.root {
+        Some(root) => root.display().to_string(),
+        None => "built in".to_owned(),
+    };
+    writeln!(
+        out,
+        "mcpdesc-conformance {}: suite {source}; validator {} {} (in-process); {} cases",
+        env!("CARGO_PKG_VERSION"),
+        implementation.name,
+        implementation.version,
+        cases.len()
+    )?;
+    eprint!("{}", report::problems(&set.problems));
+    anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
+    let results = runner::run_in_process(&cases, &set.rules, &validator);
+    for result in &results {
+        if let Some(text) = report::failure(&set, result, level) {
+            writeln!(out, "\n{text}")?;
+        }
+    }
+    let summary = Summary::of(&results);
+    writeln!(out, "\n{}", report::summary(&summary, level))?;
+    let suite_errors = results
+        .iter()
+        .any(|result| matches!(result.outcome, runner::Outcome::SuiteError(_)));
+    Ok(if suite_errors || !set.problems.is_empty() {
+        Status::UsageOrSuite
+    } else if summary.total.failed_at(level) > 0 {
+        Status::Failures
+    } else {
+        Status::Success
+    })
+}
+
+fn list(args: SelectArgs) -> anyhow::Result<Status> {
+    let (set, selection) = load(&args)?;
+    let cases = selection.cases(&set);
+    let mut out = io::stdout().lock();
+    for case in &cases {
+        writeln!(out, "{}", case.id())?;
+    }
+    eprint!("{}", report::problems(&set.problems));
+    eprintln!("{} cases", cases.len());
+    Ok(if set.problems.is_empty() {
+        Status::Success
+    } else {
+        Status::UsageOrSuite
+    })
+}
+
+fn bless(args: BlessArgs) -> anyhow::Result<Status> {
+    if bless::in_ci() && !args.dry_run {
+        anyhow::bail!(
+            "refusing to bless expectations in CI (CI is set); run `bless --dry-run` to see the diff"
+        );
+    }
+    let tree = SuiteTree::from_dir(&args.suite_dir)?;
+    let set = SuiteSet::load(tree);
+    let keep = |id: &str| {
+        args.filters.is_empty()
+            || args
+                .filters
+                .iter()
+                .any(|pattern| case::matches(pattern, id))
+    };
+    let plan = bless::plan(&set, &ReferenceValidator::new(), &keep);
+    let mut out = io::stdout().lock();
+    for change in &plan.changes {
+        write!(out, "{}", change.diff())?;
+    }
+    for (fixture, reason) in &plan.refused {
+        eprintln!("not blessed: {fixture}: {reason}");
+    }
+    let verb = if args.dry_run {
+        "would change"
+    } else {
+        "changed"
+    };
+    if !args.dry_run {
+        bless::apply(&args.suite_dir, &plan.changes).context("writing expectations")?;
+    }
+    eprintln!("{} expectation files {verb}", plan.changes.len());
+    Ok(if plan.refused.is_empty() {
+        Status::Success
+    } else {
+        Status::UsageOrSuite
+    })
+}

@@ -45,6 +45,29 @@ impl Revision {
         }
     }
 
+    /// The revisions a document is validated under: the known revisions its
+    /// root `protocolVersions` names, oldest first and without repeats, or
+    /// every revision when it names none (or has no such array).
+    pub fn of_document(document: &serde_json::Value) -> Vec<Revision> {
+        let mut named: Vec<Revision> = document
+            .get("protocolVersions")
+            .and_then(serde_json::Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| item.as_str()?.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        named.sort();
+        named.dedup();
+        if named.is_empty() {
+            Revision::ALL.to_vec()
+        } else {
+            named
+        }
+    }
+
     /// Whether this is a legacy compatibility revision, for which validation
     /// is structural only and never claims complete semantic conformance.
     pub const fn is_legacy(self) -> bool {
@@ -108,6 +131,19 @@ mod tests {
         for text in ["2025-06-19", "2025-6-18", " 2025-06-18", "latest", ""] {
             assert_eq!(text.parse::<Revision>(), Err(UnknownRevision(text.into())));
         }
+    }
+
+    #[test]
+    fn a_document_runs_under_the_known_revisions_it_names_or_all() {
+        let of = |value| Revision::of_document(&value);
+        use serde_json::json;
+        assert_eq!(
+            of(json!({"protocolVersions": ["2025-11-25", "x", 3, "2025-06-18", "2025-11-25"]})),
+            [Revision::R2025_06_18, Revision::R2025_11_25]
+        );
+        assert_eq!(of(json!({"protocolVersions": ["x"]})), Revision::ALL);
+        assert_eq!(of(json!({"protocolVersions": "2025-06-18"})), Revision::ALL);
+        assert_eq!(of(json!([])), Revision::ALL);
     }
 
     #[test]

@@ -35,6 +35,24 @@ pub const MAX_DOCUMENT_BYTES: usize = 8 * 1024 * 1024;
 /// The deepest nesting of arrays and objects accepted.
 pub const MAX_DEPTH: usize = 128;
 
+/// Parses the YAML text `bytes` of `file` into `T` under the same strict
+/// rules as documents: for the suite's own files, whose shape `T` checks.
+///
+/// # Errors
+///
+/// A [`LoadError`] with file, line and column, as for [`load`], or where the
+/// text does not have the shape `T` expects.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(
+    file: &str,
+    bytes: &[u8],
+) -> Result<T, LoadError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let position = Position::of_offset(bytes, error.valid_up_to());
+        LoadError::new(file, position, "file is not valid UTF-8")
+    })?;
+    yaml::parse(file, text)
+}
+
 /// A loaded document: its JSON value and where each of its values starts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document {

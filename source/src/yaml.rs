@@ -8,6 +8,7 @@
 //! serde-saphyr in strict mode, which also refuses duplicate keys and
 //! non-finite numbers and keeps `on`, `yes` and `0755` as strings.
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde_saphyr::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
@@ -19,6 +20,18 @@ use crate::{LoadError, Locations, MAX_DEPTH, Position, pointer};
 pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadError> {
     let locations =
         walk(text).map_err(|(position, message)| LoadError::new(file, position, message))?;
+    let StrictValue(value) = deserialize(file, text)?;
+    Ok((value, locations))
+}
+
+/// Parses `text` strictly into `T`, for the suite's own YAML files
+/// (catalogs, expectations), whose shape serde checks.
+pub(crate) fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
+    walk(text).map_err(|(position, message)| LoadError::new(file, position, message))?;
+    deserialize(file, text)
+}
+
+fn deserialize<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
     let options = serde_saphyr::options! {
         duplicate_keys: DuplicateKeyPolicy::Error,
         // `<<` is an ordinary key in mcpdesc YAML; a merge through an alias is
@@ -31,22 +44,20 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
         non_finite_float_policy: NonFiniteFloatPolicy::Reject,
         with_snippet: false,
     };
-    let StrictValue(value) = serde_saphyr::from_str_with_options::<StrictValue>(text, options)
-        .map_err(|error| {
-            let position = error
-                .location()
-                .map(|location| Position {
-                    line: usize::try_from(location.line())
-                        .unwrap_or(usize::MAX)
-                        .max(1),
-                    column: usize::try_from(location.column())
-                        .unwrap_or(usize::MAX)
-                        .max(1),
-                })
-                .unwrap_or(Position::START);
-            LoadError::new(file, position, saphyr_message(&error))
-        })?;
-    Ok((value, locations))
+    serde_saphyr::from_str_with_options::<T>(text, options).map_err(|error| {
+        let position = error
+            .location()
+            .map(|location| Position {
+                line: usize::try_from(location.line())
+                    .unwrap_or(usize::MAX)
+                    .max(1),
+                column: usize::try_from(location.column())
+                    .unwrap_or(usize::MAX)
+                    .max(1),
+            })
+            .unwrap_or(Position::START);
+        LoadError::new(file, position, saphyr_message(&error))
+    })
 }
 
 /// serde-saphyr's message without the position it may append, since the

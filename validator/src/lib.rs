@@ -1,1 +1,590 @@
-//! x
+//! The reference validator for MCP Description (mcpdesc) documents.
+//!
+//! [`validate`] checks one document, given as JSON, for one MCP protocol
+//! revision and returns every finding as a [`Diagnostic`]: the ID of the rule
+//! that is broken (see [`rule`]), an RFC 6901 pointer to where, and a
+//! severity. [`ReferenceValidator`] wraps it in the harness's [`Validator`]
+//! trait, and can switch single rules off.
+//!
+//! The validator never panics and never recurses on the document's
+//! structure, whatever JSON it is given, and never accesses any URL it reads.
+
+#![warn(missing_docs)]
+
+mod document;
+mod elicitation;
+pub mod pointer;
+mod primitive;
+mod protocol;
+mod report;
+pub mod rule;
+mod scope;
+mod value;
+
+use std::collections::BTreeSet;
+
+use mcpdesc_protocol::{
+    Diagnostic, Implementation, Reply, Revision, SPECIFICATION_VERSION, Skip, ValidateRequest,
+    Validator,
+};
+use serde_json::Value;
+
+use crate::document::Document;
+use crate::report::Report;
+
+/// Every diagnostic for `document` served under `revision`, sorted by
+/// (rule, path, severity), each such triple once.
+///
+/// Revision-independent rules report the same findings under every revision.
+pub fn validate(document: &Value, revision: Revision) -> Vec<Diagnostic> {
+    let mut report = Report::default();
+    document::check(document, &mut report);
+    protocol::check_known(document, &mut report);
+    protocol::check_legacy(document, revision, &mut report);
+    let model = Document::read(document);
+    if let Some(root) = model.root {
+        primitive::check(root, model.scope, &mut report);
+    }
+    elicitation::check(&model, revision, &mut report);
+    report.finish()
+}
+
+/// The reference validator, as a [`Validator`] the harness can run in process.
+///
+/// By default every rule in [`rule::ALL`] is on; [`ReferenceValidator::without_rule`]
+/// switches one off.
+#[derive(Debug, Clone, Default)]
+pub struct ReferenceValidator {
+    /// The rules switched off.
+    disabled: BTreeSet<String>,
+}
+
+impl ReferenceValidator {
+    /// A validator with every rule on.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The same validator with rule `id` switched off: its diagnostics are
+    /// dropped and it is no longer announced.
+    pub fn without_rule(mut self, id: &str) -> Self {
+        self.disabled.insert(id.to_owned());
+        self
+    }
+
+    /// The IDs of the rules that are on, sorted.
+    fn enabled_rules(&self) -> impl Iterator<Item = &'static str> + '_ {
+        rule::ALL
+            .iter()
+            .copied()
+            .filter(|id| !self.disabled.contains(*id))
+    }
+}
+
+impl Validator for ReferenceValidator {
+    fn implementation(&self) -> Implementation {
+        Implementation {
+            name: "mcpdesc-reference".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            language: "rust".to_owned(),
+            homepage: None,
+            issues: None,
+            specifications: vec![SPECIFICATION_VERSION.to_owned()],
+            revisions: Revision::ALL
+                .iter()
+                .map(|revision| revision.as_str().to_owned())
+                .collect(),
+            rules: Some(self.enabled_rules().map(str::to_owned).collect()),
+        }
+    }
+
+    fn validate(&self, request: &ValidateRequest) -> Reply {
+        if request.specification != SPECIFICATION_VERSION {
+            return Reply::Skipped(Skip {
+                reason: format!(
+                    "the reference validator checks MCP Description {SPECIFICATION_VERSION} only, not `{}`",
+                    request.specification
+                ),
+                issue: None,
+            });
+        }
+        let mut diagnostics = validate(&request.document, request.revision);
+        diagnostics.retain(|diagnostic| !self.disabled.contains(&diagnostic.rule));
+        Reply::Diagnostics(diagnostics)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Shared builders for the unit tests, and the tests of the entry points.
+
+    use mcpdesc_protocol::Revision::*;
+    use mcpdesc_protocol::{Severity, Validator};
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+
+    /// Short for [`Severity::Error`].
+    pub(crate) const E: Severity = Severity::Error;
+    /// Short for [`Severity::Warning`].
+    pub(crate) const W: Severity = Severity::Warning;
+
+    /// A clean document scoped to the three complete revisions.
+    pub(crate) fn base() -> Value {
+        json!({
+            "mcpdesc": "0.9.0",
+            "info": {"name": "test", "version": "1.0.0"},
+            "protocolVersions": ["2025-06-18", "2025-11-25", "2026-07-28"]
+        })
+    }
+
+    /// `object` with `extra`'s members added or replaced; a `null` member of
+    /// `extra` removes that member instead.
+    pub(crate) fn merge(mut object: Value, extra: Value) -> Value {
+        if let (Value::Object(object), Value::Object(extra)) = (&mut object, extra) {
+            for (name, value) in extra {
+                if value.is_null() {
+                    object.remove(&name);
+                } else {
+                    object.insert(name, value);
+                }
+            }
+        }
+        object
+    }
+
+    /// [`base`] merged with `members`.
+    pub(crate) fn with(members: Value) -> Value {
+        merge(base(), members)
+    }
+
+    /// A clean Tool merged with `extra`.
+    pub(crate) fn tool(extra: Value) -> Value {
+        merge(
+            json!({"name": "tool", "inputSchema": {"type": "object"}}),
+            extra,
+        )
+    }
+
+    /// A clean form-mode declaration named `form` merged with `extra`.
+    pub(crate) fn form(extra: Value) -> Value {
+        let declaration = json!({
+            "name": "form",
+            "mode": "form",
+            "message": "Fill this in.",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"answer": {"type": "string"}},
+                "required": ["answer"]
+            }
+        });
+        merge(declaration, extra)
+    }
+
+    /// A clean URL-mode declaration named `link` merged with `extra`.
+    pub(crate) fn url(extra: Value) -> Value {
+        let declaration = json!({
+            "name": "link",
+            "mode": "url",
+            "message": "Open this.",
+            "url": "https://example.com/authorize"
+        });
+        merge(declaration, extra)
+    }
+
+    /// [`base`] with one prompt holding `declarations`.
+    pub(crate) fn prompt_with(declarations: Vec<Value>) -> Value {
+        with(json!({"prompts": [{"name": "prompt", "elicitations": declarations}]}))
+    }
+
+    /// The (rule, path, severity) triples found, in the validator's order.
+    pub(crate) fn findings(
+        document: &Value,
+        revision: Revision,
+    ) -> Vec<(String, String, Severity)> {
+        validate(document, revision)
+            .into_iter()
+            .map(|d| (d.rule, d.path, d.severity))
+            .collect()
+    }
+
+    /// Asserts that exactly `expected` is found, in any order.
+    #[track_caller]
+    pub(crate) fn assert_findings(
+        document: &Value,
+        revision: Revision,
+        expected: &[(&str, &str, Severity)],
+    ) {
+        let mut expected: Vec<_> = expected
+            .iter()
+            .map(|&(rule, path, severity)| (rule.to_owned(), path.to_owned(), severity))
+            .collect();
+        expected.sort();
+        expected.dedup();
+        assert_eq!(
+            findings(document, revision),
+            expected,
+            "under {revision}:\n{document:#}"
+        );
+    }
+
+    #[test]
+    fn diagnostics_are_sorted_deduplicated_and_explained() {
+        let doc = with(json!({
+            "protocolVersions": ["2025-06-18", "nope", "nope"],
+            "tools": [tool(json!({"elicitations": [
+                form(json!({"name": "x y"})),
+                form(json!({"name": "x y"}))
+            ]}))]
+        }));
+        let diagnostics = validate(&doc, R2025_06_18);
+        let triples: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.rule.clone(), d.path.clone(), d.severity))
+            .collect();
+        let mut sorted = triples.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(triples, sorted);
+        assert!(
+            diagnostics
+                .iter()
+                .all(|d| d.message.as_deref().is_some_and(|m| !m.is_empty()))
+        );
+    }
+
+    #[test]
+    fn the_validator_announces_itself() {
+        let implementation = ReferenceValidator::new().implementation();
+        assert_eq!(implementation.name, "mcpdesc-reference");
+        assert_eq!(implementation.language, "rust");
+        assert_eq!(implementation.specifications, ["0.9.0"]);
+        assert_eq!(
+            implementation.revisions,
+            [
+                "2024-11-05",
+                "2025-03-26",
+                "2025-06-18",
+                "2025-11-25",
+                "2026-07-28"
+            ]
+        );
+        assert_eq!(
+            implementation.rules.as_deref(),
+            Some(&*rule::ALL.iter().map(|r| r.to_string()).collect::<Vec<_>>())
+        );
+    }
+
+    fn request(specification: &str, document: Value) -> ValidateRequest {
+        ValidateRequest {
+            case: "test".to_owned(),
+            specification: specification.to_owned(),
+            revision: R2024_11_05,
+            document,
+        }
+    }
+
+    #[test]
+    fn other_specifications_are_skipped() {
+        let reply = ReferenceValidator::new().validate(&request("0.9.0-rc.3", base()));
+        assert!(matches!(reply, Reply::Skipped(_)), "{reply:?}");
+    }
+
+    #[test]
+    fn switched_off_rules_are_dropped_and_not_announced() {
+        let validator =
+            ReferenceValidator::new().without_rule(rule::PROTOCOL_LEGACY_VALIDATION_INCOMPLETE);
+        let rules = validator.implementation().rules.unwrap_or_default();
+        assert!(
+            !rules
+                .iter()
+                .any(|r| r == rule::PROTOCOL_LEGACY_VALIDATION_INCOMPLETE)
+        );
+        assert_eq!(rules.len(), rule::ALL.len() - 1);
+        let doc = with(json!({"info": {"name": ""}}));
+        let Reply::Diagnostics(diagnostics) = validator.validate(&request("0.9.0", doc.clone()))
+        else {
+            panic!("expected diagnostics")
+        };
+        let triples: Vec<_> = diagnostics
+            .into_iter()
+            .map(|d| (d.rule, d.path, d.severity))
+            .collect();
+        assert_eq!(
+            triples,
+            [
+                (rule::DOCUMENT_SHAPE.to_owned(), "/info".to_owned(), E),
+                (rule::DOCUMENT_SHAPE.to_owned(), "/info/name".to_owned(), E),
+            ]
+        );
+        let Reply::Diagnostics(all) = ReferenceValidator::new().validate(&request("0.9.0", doc))
+        else {
+            panic!("expected diagnostics")
+        };
+        assert_eq!(all.len(), 3);
+    }
+
+    #[test]
+    fn wrong_types_everywhere_do_not_panic() {
+        let odd = [
+            json!(null),
+            json!(true),
+            json!(-1.5),
+            json!("s"),
+            json!([]),
+            json!({}),
+            json!([{}]),
+            json!({"": {}}),
+        ];
+        let slots = [
+            "/mcpdesc",
+            "/info",
+            "/protocolVersions",
+            "/tools",
+            "/tools/0",
+            "/tools/0/elicitations",
+            "/tools/0/elicitations/0",
+            "/tools/0/elicitations/0/requestedSchema",
+            "/tools/0/elicitations/0/requestedSchema/properties",
+            "/tools/0/elicitations/0/requestedSchema/properties/p",
+            "/tools/0/elicitations/0/requestedSchema/properties/p/items",
+            "/tools/0/elicitations/0/requestedSchema/properties/p/oneOf",
+            "/tools/0/elicitations/0/protocolVersions",
+            "/tools/0/protocolVersions",
+            "/tools/0/interactionExamples",
+            "/tools/0/interactionExamples/e",
+            "/tools/0/interactionExamples/e/steps",
+            "/tools/0/interactionExamples/e/steps/0",
+            "/tools/0/interactionExamples/e/steps/0/request",
+            "/components",
+            "/components/schemas",
+            "/components/schemas/c",
+        ];
+        let full = with(json!({
+            "components": {"schemas": {"c": {"$componentRef": "#/components/schemas/c"}}},
+            "tools": [tool(json!({
+                "protocolVersions": ["2025-06-18"],
+                "elicitations": [form(json!({
+                    "protocolVersions": ["2025-06-18"],
+                    "requestedSchema": {"type": "object", "properties": {"p": {
+                        "type": "array", "items": {"anyOf": []}, "oneOf": [], "default": []
+                    }}}
+                }))],
+                "interactionExamples": {"e": {"steps": [{"type": "elicitation", "request": {"mode": "url"}}]}}
+            }))]
+        }));
+        for slot in slots {
+            for value in &odd {
+                let mut doc = full.clone();
+                if let Some(target) = doc.pointer_mut(slot) {
+                    *target = value.clone();
+                }
+                for revision in Revision::ALL {
+                    let _ = validate(&doc, revision);
+                }
+            }
+        }
+    }
+
+    /// A small deterministic generator of JSON made of the words the rules
+    /// look at, so that random documents reach deep into the rules.
+    struct Noise(u64);
+
+    impl Noise {
+        fn next(&mut self, bound: usize) -> usize {
+            // xorshift64
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % bound as u64) as usize
+        }
+
+        fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
+            words[self.next(words.len())]
+        }
+
+        fn value(&mut self, depth: usize) -> Value {
+            const KEYS: &[&str] = &[
+                "mcpdesc",
+                "info",
+                "name",
+                "version",
+                "protocolVersions",
+                "tools",
+                "resources",
+                "resourceTemplates",
+                "prompts",
+                "inputSchema",
+                "uri",
+                "uriTemplate",
+                "elicitations",
+                "mode",
+                "message",
+                "when",
+                "requestedSchema",
+                "url",
+                "onDecline",
+                "onCancel",
+                "$componentRef",
+                "components",
+                "schemas",
+                "type",
+                "properties",
+                "required",
+                "enum",
+                "enumNames",
+                "oneOf",
+                "items",
+                "anyOf",
+                "const",
+                "title",
+                "default",
+                "minimum",
+                "maximum",
+                "minLength",
+                "maxLength",
+                "minItems",
+                "maxItems",
+                "format",
+                "$schema",
+                "interactionExamples",
+                "steps",
+                "request",
+                "x-a",
+                "a/b~c",
+                "a",
+            ];
+            const WORDS: &[&str] = &[
+                "form",
+                "url",
+                "object",
+                "string",
+                "number",
+                "integer",
+                "boolean",
+                "array",
+                "elicitation",
+                "2024-11-05",
+                "2025-03-26",
+                "2025-06-18",
+                "2025-11-25",
+                "2026-07-28",
+                "0.9.0",
+                "#/components/schemas/a",
+                "#/components/schemas/a~1b~0c",
+                "#/components/schemas/a~2",
+                "https://e.example/x",
+                "",
+                "a",
+                "email",
+                "\u{1F600}",
+            ];
+            let choice = if depth == 0 {
+                self.next(4)
+            } else {
+                self.next(7)
+            };
+            match choice {
+                0 => Value::String(self.pick(WORDS).to_owned()),
+                1 => json!(self.next(7) as i64 - 3),
+                2 => json!(self.next(2) == 0),
+                3 => Value::Null,
+                4 | 5 => {
+                    let mut object = Map::new();
+                    for _ in 0..self.next(6) {
+                        let key = self.pick(KEYS).to_owned();
+                        object.insert(key, self.value(depth - 1));
+                    }
+                    Value::Object(object)
+                }
+                _ => Value::Array((0..self.next(4)).map(|_| self.value(depth - 1)).collect()),
+            }
+        }
+    }
+
+    #[test]
+    fn random_documents_do_not_panic() {
+        let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..3_000 {
+            let mut doc = noise.value(7);
+            if noise.next(2) == 0 {
+                doc = merge(
+                    with(
+                        json!({"components": {"schemas": {"a": noise.value(4), "a/b~c": noise.value(4)}}}),
+                    ),
+                    json!({"tools": [noise.value(6)], "prompts": [noise.value(6)]}),
+                );
+            }
+            for revision in Revision::ALL {
+                for diagnostic in validate(&doc, revision) {
+                    assert!(
+                        diagnostic.path.is_empty() || doc.pointer(&diagnostic.path).is_some(),
+                        "{} does not resolve in {doc:#}",
+                        diagnostic.path
+                    );
+                }
+            }
+        }
+    }
+
+    /// A value nested `depth` levels deep, built without recursion.
+    fn deep(depth: usize) -> Value {
+        let mut value = json!("leaf");
+        for _ in 0..depth {
+            let mut object = Map::new();
+            object.insert("a".to_owned(), Value::Array(vec![value]));
+            value = Value::Object(object);
+        }
+        value
+    }
+
+    /// Takes `value` apart without recursion: dropping it whole would recurse.
+    fn dismantle(value: Value) {
+        let mut pending = vec![value];
+        while let Some(value) = pending.pop() {
+            match value {
+                Value::Array(items) => pending.extend(items),
+                Value::Object(members) => pending.extend(members.into_iter().map(|(_, v)| v)),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        const DEPTH: usize = 50_000;
+        // `json!` would copy embedded values recursively, so the deep values
+        // are put in place afterwards.
+        let mut doc = with(json!({
+            "x-deep": 0,
+            "protocolVersions": [0, "2025-06-18", 0],
+            "tools": [tool(json!({
+                "elicitations": [form(json!({"requestedSchema": {"type": "object", "properties": {
+                    "p": {"type": "string", "enum": [0], "default": 0},
+                    "q": {"type": "array", "items": {"type": "string", "enum": [0]}, "default": [0]}
+                }}}))],
+                "interactionExamples": {"e": {"steps": [0]}}
+            }))]
+        }));
+        let properties = "/tools/0/elicitations/0/requestedSchema/properties";
+        for slot in [
+            "/x-deep".to_owned(),
+            "/protocolVersions/0".to_owned(),
+            "/protocolVersions/2".to_owned(),
+            format!("{properties}/p/enum/0"),
+            format!("{properties}/p/default"),
+            format!("{properties}/q/items/enum/0"),
+            format!("{properties}/q/default/0"),
+            "/tools/0/interactionExamples/e/steps/0".to_owned(),
+        ] {
+            match doc.pointer_mut(&slot) {
+                Some(target) => *target = deep(DEPTH),
+                None => panic!("no slot {slot}"),
+            }
+        }
+        for revision in Revision::ALL {
+            let _ = validate(&doc, revision);
+        }
+        dismantle(doc);
+    }
+}

@@ -1,0 +1,121 @@
+//! Cases: one fixture under one revision, and how a run selects them.
+
+use mcpdesc_protocol::Revision;
+
+use crate::suite::{Entry, SuiteSet};
+
+/// One fixture validated under one MCP revision.
+#[derive(Debug, Clone, Copy)]
+pub struct Case<'s> {
+    /// The fixture and its expectation.
+    pub entry: &'s Entry,
+    /// The revision it is validated under.
+    pub revision: Revision,
+}
+
+impl Case<'_> {
+    /// The case's ID: `<suite>/<fixture name>@<revision>`.
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.entry.fixture.id(), self.revision)
+    }
+}
+
+/// Which cases a run takes: every filter that is set must match.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Only these suites (all when empty).
+    pub suites: Vec<String>,
+    /// Only these revisions (all when empty).
+    pub revisions: Vec<Revision>,
+    /// Only fixtures whose ID (`<suite>/<name>`) matches one of these
+    /// patterns (all when empty). See [`matches`].
+    pub filters: Vec<String>,
+}
+
+impl Selection {
+    /// The selected cases of `set`, in suite, fixture and revision order.
+    pub fn cases<'s>(&self, set: &'s SuiteSet) -> Vec<Case<'s>> {
+        let mut cases = Vec::new();
+        for suite in &set.suites {
+            if !self.suites.is_empty() && !self.suites.contains(&suite.catalog.suite) {
+                continue;
+            }
+            for entry in &suite.entries {
+                let id = entry.fixture.id();
+                if !self.filters.is_empty()
+                    && !self.filters.iter().any(|pattern| matches(pattern, &id))
+                {
+                    continue;
+                }
+                for revision in entry.fixture.revisions() {
+                    if self.revisions.is_empty() || self.revisions.contains(&revision) {
+                        cases.push(Case { entry, revision });
+                    }
+                }
+            }
+        }
+        cases
+    }
+}
+
+/// Whether `text` matches `pattern`. A pattern with `*` (any run of
+/// characters, `/` included) or `?` (one character) must match the whole
+/// text; a pattern without them matches any text that contains it.
+pub fn matches(pattern: &str, text: &str) -> bool {
+    if !pattern.contains(['*', '?']) {
+        return text.contains(pattern);
+    }
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = text.chars().collect();
+    // Classic two-pointer wildcard matching with backtracking to the last `*`.
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some((p, t));
+            p += 1;
+        } else if let Some((star_p, star_t)) = star {
+            p = star_p + 1;
+            t = star_t + 1;
+            star = Some((star_p, star_t + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn globs_match_whole_ids_and_plain_text_matches_inside() {
+        assert!(matches(
+            "elicitation/*",
+            "elicitation/expected-valid/a.json"
+        ));
+        assert!(matches(
+            "*valid/a.json",
+            "elicitation/expected-valid/a.json"
+        ));
+        assert!(matches(
+            "*/expected-invalid/*.yaml",
+            "document/expected-invalid/x.yaml"
+        ));
+        assert!(!matches(
+            "*/expected-invalid/*.yaml",
+            "document/expected-invalid/x.json"
+        ));
+        assert!(matches("d?c*", "document/x"));
+        assert!(!matches("document", "elicitation/x"));
+        assert!(matches(
+            "range",
+            "elicitation/expected-invalid/elicitation-form-invalid-range.json"
+        ));
+        assert!(!matches("a*b", "a/c"));
+    }
+}

@@ -1,0 +1,296 @@
+//! Suite catalogs: the rules a suite checks, with everything known about them.
+//!
+//! One YAML file per suite under `suites/`. A catalog entry carries every field
+//! of a published rule page (requirement, owner, surface, path, kind,
+//! requirement level, severity, status, enforcement, protocol applicability,
+//! the requirements it implements, what it is based on, the decisions taken
+//! where the specification leaves room, and examples), so rule pages can be
+//! generated from it and actual output can be checked against it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use mcpdesc_protocol::{Revision, Severity};
+use serde::Deserialize;
+
+use crate::fixture::Class;
+
+/// One suite's catalog, as read from `suites/<suite>.yaml`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Catalog {
+    /// The suite's name, which is also its fixture and expectation folder.
+    pub suite: String,
+    /// A short title.
+    pub title: String,
+    /// What the suite covers, in a paragraph.
+    pub description: String,
+    /// The MCP Description version whose rules it holds (e.g. `0.9.0`).
+    pub specification: String,
+    /// The rules, in the order their pages are listed.
+    pub rules: Vec<Rule>,
+}
+
+/// Everything known about one rule.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Rule {
+    /// The stable rule ID that diagnostics carry.
+    pub id: String,
+    /// The rule page's title: what an author should do.
+    pub title: String,
+    /// Why the rule exists, in a short paragraph.
+    pub summary: String,
+    /// The requirement, in one sentence.
+    pub requirement: String,
+    /// Who owns the requirement: `mcp` (the protocol) or `mcpdesc` (the format).
+    pub owner: Owner,
+    /// The surface the rule constrains (e.g. `Elicitation Declaration`).
+    pub surface: String,
+    /// The member of that surface it looks at (e.g. `requestedSchema`).
+    pub path: String,
+    /// The kind of check (e.g. `structural`, `mcpdesc-semantic`).
+    pub kind: String,
+    /// The requirement level (`must`, `should`).
+    pub level: String,
+    /// The severity of its diagnostics.
+    pub severity: Severity,
+    /// The rule's publication status.
+    pub status: String,
+    /// How the rule is enforced.
+    pub enforcement: String,
+    /// Under which revisions the rule applies.
+    pub applicability: Applicability,
+    /// The specification sections and named requirements it implements.
+    pub required_by: Vec<RequiredBy>,
+    /// The normative sources it is based on.
+    #[serde(default)]
+    pub based_on: Vec<BasedOn>,
+    /// How the suite settles what the specification leaves open for this
+    /// rule; every validator is measured against these.
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    /// Examples: a fixture and the pointer of the part it shows.
+    #[serde(default)]
+    pub examples: Vec<Example>,
+}
+
+/// Who owns a rule's requirement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    /// The MCP protocol; rule IDs start with `mcp.`.
+    Mcp,
+    /// The MCP Description format; rule IDs start with `mcpdesc.`.
+    Mcpdesc,
+}
+
+impl Owner {
+    /// The rule ID prefix of this owner.
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            Owner::Mcp => "mcp.",
+            Owner::Mcpdesc => "mcpdesc.",
+        }
+    }
+}
+
+/// Under which revisions a rule applies.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Applicability {
+    /// Reported identically under every revision.
+    Independent(IndependentMarker),
+    /// Applies under the revisions marked `applies`.
+    PerRevision(BTreeMap<Revision, Applies>),
+}
+
+/// The word `independent`, in a catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IndependentMarker {
+    /// Independent of the MCP protocol revision.
+    Independent,
+}
+
+/// Whether a rule applies under one revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applies {
+    /// The rule applies.
+    Applies,
+    /// The rule does not apply; a diagnostic for it is wrong.
+    NotApplicable,
+}
+
+impl Applicability {
+    /// Whether the rule applies under `revision`.
+    pub fn applies_to(&self, revision: Revision) -> bool {
+        match self {
+            Applicability::Independent(_) => true,
+            Applicability::PerRevision(table) => table.get(&revision) == Some(&Applies::Applies),
+        }
+    }
+
+    /// Whether the rule is independent of the revision.
+    pub fn is_independent(&self) -> bool {
+        matches!(self, Applicability::Independent(_))
+    }
+}
+
+/// A specification section, and the named requirements in it, that a rule
+/// implements.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RequiredBy {
+    /// The document and section (e.g. `MCP Description 0.9.0, Section 12.3`).
+    pub section: String,
+    /// Named requirements in it (e.g. `12. Elicitation Declarations: req-…`).
+    #[serde(default)]
+    pub requirements: Vec<String>,
+}
+
+/// A normative source a rule is based on.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BasedOn {
+    /// The tier of the source (e.g. `Tier 1 — MCP schema.ts and normative
+    /// specification text`).
+    pub tier: String,
+    /// What in that source the rule rests on.
+    pub basis: String,
+    /// Pinned references into the source.
+    #[serde(default)]
+    pub references: Vec<String>,
+}
+
+/// An example: a fixture of the suite and the part of it that shows the rule.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Example {
+    /// The fixture's class, which must match its folder.
+    pub class: Class,
+    /// The fixture, relative to `fixtures/<suite>/` (e.g.
+    /// `expected-invalid/elicitation-form-semantics.json`).
+    pub source: String,
+    /// The JSON pointer of the part shown; for an invalid example, where the
+    /// rule's diagnostic is reported.
+    pub selected: String,
+}
+
+/// Every rule of every loaded suite, by ID.
+#[derive(Debug, Clone, Default)]
+pub struct RuleIndex {
+    rules: BTreeMap<String, (String, Rule)>,
+}
+
+impl RuleIndex {
+    /// Indexes the rules of `catalogs`.
+    pub fn new<'a>(catalogs: impl IntoIterator<Item = &'a Catalog>) -> RuleIndex {
+        let mut rules = BTreeMap::new();
+        for catalog in catalogs {
+            for rule in &catalog.rules {
+                rules
+                    .entry(rule.id.clone())
+                    .or_insert_with(|| (catalog.suite.clone(), rule.clone()));
+            }
+        }
+        RuleIndex { rules }
+    }
+
+    /// The rule with this ID, if a catalog defines it.
+    pub fn get(&self, id: &str) -> Option<&Rule> {
+        self.rules.get(id).map(|(_, rule)| rule)
+    }
+
+    /// The suite that defines the rule with this ID.
+    pub fn suite_of(&self, id: &str) -> Option<&str> {
+        self.rules.get(id).map(|(suite, _)| suite.as_str())
+    }
+
+    /// Every rule, by ID.
+    pub fn iter(&self) -> impl Iterator<Item = &Rule> {
+        self.rules.values().map(|(_, rule)| rule)
+    }
+}
+
+/// Something wrong inside a catalog that its YAML shape does not catch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogProblem {
+    /// The rule concerned, when it is about one.
+    pub rule: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CatalogProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.rule {
+            Some(rule) => write!(f, "rule `{rule}`: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl Catalog {
+    /// Checks what the YAML shape cannot: unique IDs, ID prefixes that match
+    /// the owner, complete applicability tables, and example paths that stay
+    /// inside the suite's fixture folders.
+    pub fn problems(&self) -> Vec<CatalogProblem> {
+        let mut problems = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let problem = |rule: &Rule, message: String| CatalogProblem {
+            rule: Some(rule.id.clone()),
+            message,
+        };
+        for rule in &self.rules {
+            if !seen.insert(rule.id.as_str()) {
+                problems.push(problem(rule, "is defined twice".into()));
+            }
+            if !rule.id.starts_with(rule.owner.prefix()) {
+                problems.push(problem(
+                    rule,
+                    format!(
+                        "owner is {:?} but the ID does not start with `{}`",
+                        rule.owner,
+                        rule.owner.prefix()
+                    ),
+                ));
+            }
+            if let Applicability::PerRevision(table) = &rule.applicability {
+                for revision in Revision::ALL {
+                    if !table.contains_key(&revision) {
+                        problems.push(problem(
+                            rule,
+                            format!("applicability table lacks {revision}"),
+                        ));
+                    }
+                }
+                if !table.values().any(|applies| *applies == Applies::Applies) {
+                    problems.push(problem(rule, "applies under no revision".into()));
+                }
+            }
+            for example in &rule.examples {
+                let folder = example.class.folder();
+                let inside = example
+                    .source
+                    .strip_prefix(folder)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .is_some_and(|rest| {
+                        !rest.is_empty()
+                            && !rest.split('/').any(|part| part == ".." || part.is_empty())
+                    });
+                if !inside {
+                    problems.push(problem(
+                        rule,
+                        format!(
+                            "example `{}` must be a file under `{folder}/`",
+                            example.source
+                        ),
+                    ));
+                }
+            }
+        }
+        problems
+    }
+}

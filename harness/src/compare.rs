@@ -1,0 +1,298 @@
+//! Comparing what a validator reported with what the suite expects.
+
+use std::fmt;
+use std::str::FromStr;
+
+use mcpdesc_protocol::{Diagnostic, Revision, Severity};
+use serde_json::Value;
+
+use crate::catalog::RuleIndex;
+use crate::expectation::{Finding, Findings};
+
+/// How closely actual output must match the expectation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Errors or none, as expected.
+    Verdict,
+    /// The same set of rule IDs.
+    Rules,
+    /// The same set of (rule, pointer, severity).
+    Exact,
+}
+
+impl Level {
+    /// Every level, loosest first.
+    pub const ALL: [Level; 3] = [Level::Verdict, Level::Rules, Level::Exact];
+
+    /// The level's name on the command line and in reports.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Verdict => "verdict",
+            Level::Rules => "rules",
+            Level::Exact => "exact",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|level| level.as_str() == text)
+            .ok_or_else(|| format!("unknown level `{text}` (expected verdict, rules or exact)"))
+    }
+}
+
+/// What is wrong with one reported finding, whatever the expectation says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProblemKind {
+    /// No catalog defines the rule.
+    UnknownRule,
+    /// The rule's catalog entry says it does not apply under the revision.
+    NotApplicable,
+    /// The pointer names nothing in the document.
+    UnresolvedPointer,
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ProblemKind::UnknownRule => "rule is not in any catalog",
+            ProblemKind::NotApplicable => "rule does not apply under this revision",
+            ProblemKind::UnresolvedPointer => "pointer does not resolve in the document",
+        })
+    }
+}
+
+/// A reported finding that is wrong in itself.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OutputProblem {
+    /// The finding.
+    pub finding: Finding,
+    /// What is wrong with it.
+    pub kind: ProblemKind,
+}
+
+/// The outcome of comparing one case's actual findings with its expected ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// What the suite expects.
+    pub expected: Findings,
+    /// What the validator reported (repeats removed, messages dropped).
+    pub actual: Findings,
+    /// Findings that are wrong whatever the expectation says.
+    pub problems: Vec<OutputProblem>,
+}
+
+impl Comparison {
+    /// Compares `actual` with `expected` for a case of `document` under
+    /// `revision`, and checks each actual finding against the catalogs.
+    pub fn new(
+        expected: Findings,
+        actual: &[Diagnostic],
+        rules: &RuleIndex,
+        document: &Value,
+        revision: Revision,
+    ) -> Comparison {
+        let actual: Findings = actual.iter().map(Finding::of).collect();
+        let mut problems = Vec::new();
+        for finding in &actual {
+            match rules.get(&finding.rule) {
+                None => problems.push(OutputProblem {
+                    finding: finding.clone(),
+                    kind: ProblemKind::UnknownRule,
+                }),
+                Some(rule) if !rule.applicability.applies_to(revision) => {
+                    problems.push(OutputProblem {
+                        finding: finding.clone(),
+                        kind: ProblemKind::NotApplicable,
+                    })
+                }
+                Some(_) => {}
+            }
+            if mcpdesc_source::pointer::resolve(document, &finding.path).is_none() {
+                problems.push(OutputProblem {
+                    finding: finding.clone(),
+                    kind: ProblemKind::UnresolvedPointer,
+                });
+            }
+        }
+        Comparison {
+            expected,
+            actual,
+            problems,
+        }
+    }
+
+    /// Whether the case passes at `level`. A finding that is wrong in itself
+    /// fails the rules and exact levels even if the expectation lists it; the
+    /// verdict level looks at errors only.
+    pub fn passes(&self, level: Level) -> bool {
+        match level {
+            Level::Verdict => has_error(&self.expected) == has_error(&self.actual),
+            Level::Rules => {
+                self.problems.is_empty() && rule_ids(&self.expected) == rule_ids(&self.actual)
+            }
+            Level::Exact => self.problems.is_empty() && self.expected == self.actual,
+        }
+    }
+}
+
+fn has_error(findings: &Findings) -> bool {
+    findings
+        .iter()
+        .any(|finding| finding.severity == Severity::Error)
+}
+
+fn rule_ids(findings: &Findings) -> std::collections::BTreeSet<&str> {
+    findings
+        .iter()
+        .map(|finding| finding.rule.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use serde_json::json;
+
+    fn rules() -> RuleIndex {
+        let catalog: Catalog = mcpdesc_source::parse_yaml(
+            "c.yaml",
+            br#"
+suite: s
+title: t
+description: d
+specification: 0.9.0
+rules:
+  - {id: mcpdesc.a, title: t, summary: s, requirement: r, owner: mcpdesc, surface: s, path: p, kind: k,
+     level: must, severity: error, status: internal, enforcement: internal, applicability: independent,
+     required-by: []}
+  - id: mcpdesc.b
+    title: t
+    summary: s
+    requirement: r
+    owner: mcpdesc
+    surface: s
+    path: p
+    kind: k
+    level: must
+    severity: warning
+    status: internal
+    enforcement: internal
+    applicability: {2024-11-05: applies, 2025-03-26: applies, 2025-06-18: not-applicable,
+                    2025-11-25: not-applicable, 2026-07-28: not-applicable}
+    required-by: []
+"#,
+        )
+        .unwrap();
+        assert_eq!(catalog.problems(), []);
+        RuleIndex::new([&catalog])
+    }
+
+    fn finding(rule: &str, path: &str, severity: Severity) -> Finding {
+        Finding {
+            rule: rule.into(),
+            path: path.into(),
+            severity,
+        }
+    }
+
+    fn diagnostic(rule: &str, path: &str, severity: Severity) -> Diagnostic {
+        Diagnostic::new(rule, path, severity).with_message("ignored")
+    }
+
+    fn compare(expected: &[Finding], actual: &[Diagnostic], revision: Revision) -> Comparison {
+        let document = json!({"a": [1, {"b/c": 2}]});
+        Comparison::new(
+            expected.iter().cloned().collect(),
+            actual,
+            &rules(),
+            &document,
+            revision,
+        )
+    }
+
+    fn levels(comparison: &Comparison) -> [bool; 3] {
+        Level::ALL.map(|level| comparison.passes(level))
+    }
+
+    const R: Revision = Revision::R2025_06_18;
+
+    #[test]
+    fn identical_sets_pass_every_level_and_repeats_count_once() {
+        let expected = [finding("mcpdesc.a", "/a/1/b~1c", Severity::Error)];
+        let actual = [
+            diagnostic("mcpdesc.a", "/a/1/b~1c", Severity::Error),
+            diagnostic("mcpdesc.a", "/a/1/b~1c", Severity::Error),
+        ];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, true]);
+    }
+
+    #[test]
+    fn another_pointer_fails_only_exact() {
+        let expected = [finding("mcpdesc.a", "/a/0", Severity::Error)];
+        let actual = [diagnostic("mcpdesc.a", "/a/1", Severity::Error)];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
+    }
+
+    #[test]
+    fn a_missing_rule_fails_rules_and_exact_but_not_the_verdict() {
+        let expected = [
+            finding("mcpdesc.a", "/a/0", Severity::Error),
+            finding("mcpdesc.a", "/a/1", Severity::Error),
+        ];
+        let actual = [diagnostic("mcpdesc.a", "/a/0", Severity::Error)];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
+        let actual = [diagnostic("mcpdesc.b", "/a/0", Severity::Error)];
+        let comparison = compare(&expected, &actual, Revision::R2024_11_05);
+        assert_eq!(levels(&comparison), [true, false, false]);
+    }
+
+    #[test]
+    fn a_warning_is_not_an_error_verdict() {
+        let expected = [finding("mcpdesc.a", "/a", Severity::Error)];
+        let actual = [diagnostic("mcpdesc.a", "/a", Severity::Warning)];
+        assert_eq!(
+            levels(&compare(&expected, &actual, R)),
+            [false, true, false]
+        );
+        assert_eq!(levels(&compare(&[], &[], R)), [true, true, true]);
+    }
+
+    #[test]
+    fn catalog_checks_report_wrong_findings_whatever_is_expected() {
+        let actual = [
+            diagnostic("mcpdesc.unknown", "", Severity::Error),
+            diagnostic("mcpdesc.b", "/a", Severity::Warning),
+            diagnostic("mcpdesc.a", "/a/2", Severity::Error),
+            diagnostic("mcpdesc.a", "/a/1/b/c", Severity::Error),
+        ];
+        let expected: Vec<Finding> = actual.iter().map(Finding::of).collect();
+        let comparison = compare(&expected, &actual, R);
+        let kinds: Vec<_> = comparison
+            .problems
+            .iter()
+            .map(|p| (p.finding.path.as_str(), p.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("/a/1/b/c", ProblemKind::UnresolvedPointer),
+                ("/a/2", ProblemKind::UnresolvedPointer),
+                ("/a", ProblemKind::NotApplicable),
+                ("", ProblemKind::UnknownRule),
+            ]
+        );
+        assert_eq!(levels(&comparison), [true, false, false]);
+    }
+}

@@ -1,0 +1,199 @@
+//! Fixtures: the documents of a suite, each expected to be valid or invalid.
+
+use std::fmt;
+
+use mcpdesc_protocol::Revision;
+use mcpdesc_source::{Document, Format, LoadError};
+use serde::Deserialize;
+
+use crate::tree::SuiteTree;
+
+/// The root member in which a fixture states, in one sentence, what it tests.
+pub const STATEMENT_MEMBER: &str = "x-test";
+
+/// Which folder a fixture is in, and so what is expected of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// `expected-valid/`: no error under any of its revisions.
+    Valid,
+    /// `expected-invalid/`: at least one error under at least one revision.
+    Invalid,
+}
+
+impl Class {
+    /// The folder name of the class.
+    pub const fn folder(self) -> &'static str {
+        match self {
+            Class::Valid => "expected-valid",
+            Class::Invalid => "expected-invalid",
+        }
+    }
+
+    fn from_folder(folder: &str) -> Option<Class> {
+        [Class::Valid, Class::Invalid]
+            .into_iter()
+            .find(|class| class.folder() == folder)
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.folder())
+    }
+}
+
+/// One fixture document, loaded.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// The suite it belongs to.
+    pub suite: String,
+    /// Its folder class.
+    pub class: Class,
+    /// Its path below `fixtures/<suite>/` (e.g. `expected-valid/minimal.json`).
+    pub name: String,
+    /// The document, or why it could not be loaded.
+    pub document: Result<Document, LoadError>,
+    /// Its source text (lossily decoded), to show the line a pointer names.
+    pub text: String,
+}
+
+impl Fixture {
+    /// The fixture's ID: `<suite>/<name>`.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.suite, self.name)
+    }
+
+    /// Its path in the suite tree: `fixtures/<suite>/<name>`.
+    pub fn tree_path(&self) -> String {
+        format!("fixtures/{}/{}", self.suite, self.name)
+    }
+
+    /// The revisions it runs under: the known revisions its root
+    /// `protocolVersions` names, in order, or every revision when it names
+    /// none (or could not be loaded).
+    pub fn revisions(&self) -> Vec<Revision> {
+        match &self.document {
+            Ok(document) => Revision::of_document(&document.value),
+            Err(_) => Revision::ALL.to_vec(),
+        }
+    }
+
+    /// What the fixture says it tests, from its `x-test` member.
+    pub fn statement(&self) -> Option<&str> {
+        self.document
+            .as_ref()
+            .ok()?
+            .value
+            .get(STATEMENT_MEMBER)?
+            .as_str()
+    }
+
+    /// The source line `line` (1-based), without its line break.
+    pub fn line(&self, line: usize) -> Option<&str> {
+        self.text.lines().nth(line.checked_sub(1)?)
+    }
+}
+
+/// A file under `fixtures/` that is not a fixture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayFile {
+    /// Its path in the suite tree.
+    pub path: String,
+    /// Why it is not taken as a fixture.
+    pub reason: String,
+}
+
+/// Finds the fixtures of `suite` in `tree`, in path order, loading each; files
+/// that are not fixtures are returned beside them.
+pub fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<StrayFile>) {
+    let prefix = format!("fixtures/{suite}/");
+    let mut fixtures = Vec::new();
+    let mut strays = Vec::new();
+    for (path, bytes) in tree.under(&prefix) {
+        let name = &path[prefix.len()..];
+        let folder = name.split('/').next().unwrap_or_default();
+        let Some(class) = Class::from_folder(folder).filter(|_| name.contains('/')) else {
+            strays.push(StrayFile {
+                path: path.to_owned(),
+                reason: "fixtures live in `expected-valid/` or `expected-invalid/`".into(),
+            });
+            continue;
+        };
+        let Some(format) = Format::from_path(name) else {
+            strays.push(StrayFile {
+                path: path.to_owned(),
+                reason: "a fixture's name ends in `.json`, `.yaml` or `.yml`".into(),
+            });
+            continue;
+        };
+        fixtures.push(Fixture {
+            suite: suite.to_owned(),
+            class,
+            name: name.to_owned(),
+            document: mcpdesc_source::load(&tree.display_path(path), bytes, format),
+            text: String::from_utf8_lossy(bytes).into_owned(),
+        });
+    }
+    (fixtures, strays)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> SuiteTree {
+        SuiteTree::from_files(
+            files
+                .iter()
+                .map(|(name, text)| ((*name).to_owned(), text.as_bytes().to_vec())),
+        )
+    }
+
+    #[test]
+    fn discovers_in_path_order_with_classes_and_strays() {
+        let tree = tree(&[
+            ("fixtures/s/expected-valid/b.yaml", "mcpdesc: 0.9.0\n"),
+            ("fixtures/s/expected-invalid/a.json", "{}"),
+            (
+                "fixtures/s/expected-valid/a.json",
+                "{\"protocolVersions\": [\"2025-11-25\", \"2025-06-18\", \"x\", \"2025-06-18\"]}",
+            ),
+            ("fixtures/s/notes.md", "hello"),
+            ("fixtures/s/expected-valid/c.txt", "hello"),
+            ("fixtures/other/expected-valid/a.json", "{}"),
+        ]);
+        let (fixtures, strays) = discover(&tree, "s");
+        let names: Vec<_> = fixtures
+            .iter()
+            .map(|f| (f.class, f.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (Class::Invalid, "expected-invalid/a.json"),
+                (Class::Valid, "expected-valid/a.json"),
+                (Class::Valid, "expected-valid/b.yaml"),
+            ]
+        );
+        assert_eq!(
+            fixtures[1].revisions(),
+            [Revision::R2025_06_18, Revision::R2025_11_25]
+        );
+        assert_eq!(fixtures[0].revisions(), Revision::ALL);
+        let stray: Vec<_> = strays.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            stray,
+            ["fixtures/s/expected-valid/c.txt", "fixtures/s/notes.md"]
+        );
+    }
+
+    #[test]
+    fn a_broken_fixture_is_kept_with_its_error() {
+        let tree = tree(&[("fixtures/s/expected-valid/bad.json", "{\"a\": 1, \"a\": 2}")]);
+        let (fixtures, _) = discover(&tree, "s");
+        let error = fixtures[0].document.as_ref().unwrap_err();
+        assert!(error.message.contains("duplicate key"), "{error}");
+        assert_eq!(fixtures[0].revisions(), Revision::ALL);
+    }
+}

@@ -1,0 +1,85 @@
+//! Counting results: pass rates per level, per revision and overall.
+
+use std::collections::BTreeMap;
+
+use mcpdesc_protocol::Revision;
+
+use crate::compare::Level;
+use crate::runner::{CaseResult, Outcome};
+
+/// Counts for one group of cases (one revision, or all).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Cases run or attempted.
+    pub cases: usize,
+    /// Cases skipped; they count neither as passes nor as failures.
+    pub skipped: usize,
+    /// Cases that ended in a crash, a validator error or a suite error.
+    pub errors: usize,
+    /// Passes at each level, in [`Level::ALL`] order.
+    pub passed: [usize; 3],
+}
+
+impl Tally {
+    fn add(&mut self, outcome: &Outcome) {
+        self.cases += 1;
+        match outcome {
+            Outcome::Skipped(_) => self.skipped += 1,
+            Outcome::Compared(_) => {}
+            Outcome::ValidatorError(_) | Outcome::Crashed(_) | Outcome::SuiteError(_) => {
+                self.errors += 1
+            }
+        }
+        for (index, level) in Level::ALL.into_iter().enumerate() {
+            if outcome.passes(level) == Some(true) {
+                self.passed[index] += 1;
+            }
+        }
+    }
+
+    /// Cases that count towards pass rates (all but the skipped).
+    pub fn judged(&self) -> usize {
+        self.cases - self.skipped
+    }
+
+    /// Passes at `level`.
+    pub fn passed_at(&self, level: Level) -> usize {
+        self.passed[level as usize]
+    }
+
+    /// Failures at `level`.
+    pub fn failed_at(&self, level: Level) -> usize {
+        self.judged() - self.passed_at(level)
+    }
+
+    /// The pass rate at `level` in percent, `None` when nothing was judged.
+    pub fn rate(&self, level: Level) -> Option<f64> {
+        let judged = self.judged();
+        (judged > 0).then(|| 100.0 * self.passed_at(level) as f64 / judged as f64)
+    }
+}
+
+/// Tallies per revision and overall.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// One tally per revision that had cases, in revision order.
+    pub per_revision: BTreeMap<Revision, Tally>,
+    /// All cases together.
+    pub total: Tally,
+}
+
+impl Summary {
+    /// Tallies `results`.
+    pub fn of(results: &[CaseResult]) -> Summary {
+        let mut summary = Summary::default();
+        for result in results {
+            summary
+                .per_revision
+                .entry(result.revision)
+                .or_default()
+                .add(&result.outcome);
+            summary.total.add(&result.outcome);
+        }
+        summary
+    }
+}

@@ -1,0 +1,454 @@
+//! End-to-end tests of the `mcpdesc-conformance` command line, grouped by
+//! command. Each test runs the built binary, on the built-in suite or on a
+//! copy of the working tree that the test changes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use snapbox::cmd::{Command, cargo_bin};
+
+fn harness() -> Command {
+    Command::new(cargo_bin!("mcpdesc-conformance")).env_remove("CI")
+}
+
+/// The repository root, which holds the suite tree.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A fresh copy of the suite tree (suites/, fixtures/, expected/).
+fn suite_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["suites", "fixtures", "expected"] {
+        for entry in walkdir::WalkDir::new(workspace().join(part)) {
+            let entry = entry.unwrap();
+            let target = dir
+                .path()
+                .join(entry.path().strip_prefix(workspace()).unwrap());
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(&target).unwrap();
+            } else {
+                fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts that `text` contains every one of `needles`, showing all of it
+/// when one is missing.
+#[track_caller]
+fn assert_contains(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(
+            text.contains(needle),
+            "expected to find\n  {needle}\nin\n{text}"
+        );
+    }
+}
+
+/// The expectation file and pointer that the edit tests change: the seed
+/// example of mcp.elicitation.protocol-version.
+const EDITED_EXPECTATION: &str =
+    "expected/elicitation/expected-invalid/elicitation-version-mismatch.json.yaml";
+const EDITED_POINTER: &str = "\"/tools/0/elicitations/0\"";
+
+fn edit_one_pointer(root: &Path) {
+    let path = root.join(EDITED_EXPECTATION);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(EDITED_POINTER), "{text}");
+    fs::write(
+        &path,
+        text.replacen(EDITED_POINTER, "\"/tools/0/elicitations\"", 1),
+    )
+    .unwrap();
+}
+
+mod run {
+    use super::*;
+
+    #[test]
+    fn the_built_in_suite_passes_with_rates_per_level_and_revision() {
+        let output = harness().arg("run").output().unwrap();
+        let stdout = stdout_of(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{stdout}\n{}",
+            stderr_of(&output)
+        );
+        assert_contains(
+            &stdout,
+            &[
+                "revision",
+                "verdict",
+                "rules",
+                "exact",
+                "2024-11-05",
+                "2025-03-26",
+                "2025-06-18",
+                "2025-11-25",
+                "2026-07-28",
+                "all ",
+            ],
+        );
+        assert!(!stdout.contains("FAIL"), "{stdout}");
+        assert_contains(&stdout, &["failed at the exact level"]);
+        assert_contains(&stdout, &[" 0 failed at the exact level"]);
+    }
+
+    #[test]
+    fn a_working_tree_copy_passes_too() {
+        let dir = suite_copy();
+        let output = harness()
+            .arg("run")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stdout_of(&output));
+    }
+
+    #[test]
+    fn an_edited_pointer_fails_naming_fixture_revision_rule_and_pointer_with_a_diff() {
+        let dir = suite_copy();
+        edit_one_pointer(dir.path());
+        let output = harness()
+            .arg("run")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let stdout = stdout_of(&output);
+        assert_eq!(output.status.code(), Some(1), "{stdout}");
+        assert_contains(
+            &stdout,
+            &[
+                "FAIL elicitation/expected-invalid/elicitation-version-mismatch.json under ",
+                "exact: FAIL",
+                "--- expected",
+                "+++ actual",
+                "-error mcp.elicitation.protocol-version \"/tools/0/elicitations\"",
+                "+error mcp.elicitation.protocol-version \"/tools/0/elicitations/0\"",
+                "(line ",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_level_option_decides_the_exit_status() {
+        let dir = suite_copy();
+        edit_one_pointer(dir.path());
+        for (level, code) in [("verdict", 0), ("rules", 0), ("exact", 1)] {
+            let output = harness()
+                .args(["run", "--level", level, "--suite-dir"])
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(code),
+                "--level {level}\n{}",
+                stdout_of(&output)
+            );
+        }
+    }
+
+    #[test]
+    fn a_broken_fixture_is_a_suite_error_and_the_rest_still_runs() {
+        let dir = suite_copy();
+        let broken = dir
+            .path()
+            .join("fixtures/document/expected-valid/broken.json");
+        fs::write(
+            &broken,
+            "{\n  \"mcpdesc\": \"0.9.0\",\n  \"mcpdesc\": \"0.9.0\"\n}\n",
+        )
+        .unwrap();
+        let output = harness()
+            .arg("run")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+        assert_eq!(output.status.code(), Some(2), "{stdout}\n{stderr}");
+        assert_contains(&stderr, &["broken.json:3:", "duplicate key `mcpdesc`"]);
+        assert_contains(&stdout, &[" passed and 5 failed at the exact level"]);
+    }
+
+    #[test]
+    fn usage_errors_exit_2() {
+        for args in [
+            &["run", "--revision", "2025-06-19"][..],
+            &["run", "--suite", "nonexistent"],
+            &["run", "--level", "strict"],
+            &["run", "--filter", "no-such-fixture-anywhere"],
+            &["nonsense"],
+        ] {
+            let output = harness().args(args).output().unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{args:?}\n{}",
+                stderr_of(&output)
+            );
+        }
+    }
+
+    #[test]
+    fn filters_narrow_the_run() {
+        let output = harness()
+            .args([
+                "run",
+                "--suite",
+                "document",
+                "--revision",
+                "2025-11-25",
+                "--filter",
+                "*minimal*",
+            ])
+            .output()
+            .unwrap();
+        let stdout = stdout_of(&output);
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        assert_contains(&stdout, &["; 1 cases", "1 cases: 1 passed and 0 failed"]);
+    }
+}
+
+mod list {
+    use super::*;
+
+    #[test]
+    fn lists_one_case_per_fixture_and_revision() {
+        let output = harness().arg("list").output().unwrap();
+        let stdout = stdout_of(&output);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        assert_contains(
+            &stdout,
+            &[
+                "elicitation/expected-invalid/elicitation-version-mismatch.json@",
+                "document/expected-valid/minimal.json@2025-11-25",
+            ],
+        );
+        let lines = stdout.lines().count();
+        assert_contains(&stderr_of(&output), &[&format!("{lines} cases")]);
+    }
+
+    #[test]
+    fn applies_the_same_filters_as_run() {
+        let output = harness()
+            .args([
+                "list",
+                "--suite",
+                "document",
+                "--revision",
+                "2025-11-25",
+                "--filter",
+                "minimal",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            stdout_of(&output),
+            "document/expected-valid/minimal.json@2025-11-25\n"
+        );
+    }
+}
+
+mod bless {
+    use super::*;
+
+    #[test]
+    fn restores_a_deleted_expectation_identically() {
+        let dir = suite_copy();
+        let path = dir.path().join(EDITED_EXPECTATION);
+        let original = fs::read_to_string(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        let output = harness()
+            .arg("bless")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        assert_contains(
+            &stdout_of(&output),
+            &[
+                "--- /dev/null",
+                "+++ b/expected/elicitation/expected-invalid/elicitation-version-mismatch.json.yaml",
+            ],
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), original);
+        let again = harness()
+            .arg("bless")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_contains(&stderr_of(&again), &["0 expectation files changed"]);
+    }
+
+    #[test]
+    fn shows_the_diff_of_an_edit_and_dry_run_writes_nothing() {
+        let dir = suite_copy();
+        edit_one_pointer(dir.path());
+        let edited = fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap();
+        let output = harness()
+            .args(["bless", "--dry-run", "--suite-dir"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        assert_contains(
+            &stdout_of(&output),
+            &["\"/tools/0/elicitations\"", "\"/tools/0/elicitations/0\""],
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap(),
+            edited
+        );
+    }
+
+    #[test]
+    fn refuses_in_ci_and_writes_nothing() {
+        let dir = suite_copy();
+        edit_one_pointer(dir.path());
+        let edited = fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap();
+        let output = harness()
+            .env("CI", "true")
+            .arg("bless")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_contains(
+            &stderr_of(&output),
+            &["refusing to bless expectations in CI"],
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap(),
+            edited
+        );
+    }
+
+    #[test]
+    fn removes_orphan_expectations() {
+        let dir = suite_copy();
+        let orphan = dir
+            .path()
+            .join("expected/document/expected-valid/gone.json.yaml");
+        fs::write(
+            &orphan,
+            "fixture: document/expected-valid/gone.json\nrevisions: {}\n",
+        )
+        .unwrap();
+        let output = harness()
+            .arg("run")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_contains(
+            &stderr_of(&output),
+            &["gone.json.yaml: expectation file has no fixture"],
+        );
+        let output = harness()
+            .arg("bless")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        assert!(!orphan.exists());
+    }
+}
+
+/// The `cargo test` entry point: its trials, and what one trial checks, on a
+/// changed copy of the suite (as `MCPDESC_SUITE_DIR` would point it there).
+mod libtest {
+    use std::sync::Arc;
+
+    use mcpdesc_conformance::libtest::{check_case, trials};
+    use mcpdesc_conformance::suite::SuiteSet;
+    use mcpdesc_conformance::tree::SuiteTree;
+    use mcpdesc_protocol::{Revision, Validator};
+    use mcpdesc_validator::ReferenceValidator;
+
+    use super::*;
+
+    fn load(root: &Path) -> SuiteSet {
+        SuiteSet::load(SuiteTree::from_dir(root).unwrap())
+    }
+
+    #[test]
+    fn one_trial_per_case_with_the_revision_as_kind() {
+        let trials = trials(
+            Arc::new(ReferenceValidator::new()),
+            Ok(SuiteSet::load(SuiteTree::embedded())),
+        );
+        let names: Vec<(String, String)> = trials
+            .iter()
+            .map(|t| (t.kind().to_owned(), t.name().to_owned()))
+            .collect();
+        assert!(names.contains(&(
+            "2025-11-25".to_owned(),
+            "document/expected-valid/minimal.json".to_owned()
+        )));
+        let listed = harness().arg("list").output().unwrap();
+        let listed: Vec<String> = stdout_of(&listed).lines().map(str::to_owned).collect();
+        let from_trials: Vec<String> = names
+            .iter()
+            .map(|(kind, name)| format!("{name}@{kind}"))
+            .collect();
+        assert_eq!(from_trials, listed);
+    }
+
+    #[test]
+    fn a_suite_problem_is_a_failing_trial_of_its_own() {
+        let trials = trials(
+            Arc::new(ReferenceValidator::new()),
+            Err("cannot read".into()),
+        );
+        assert_eq!(trials.len(), 1);
+        assert_eq!(trials[0].name(), "suite::load");
+    }
+
+    #[test]
+    fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
+        let dir = suite_copy();
+        let validator = ReferenceValidator::new();
+        let supported = validator.implementation().revisions;
+        let fixture = "elicitation/expected-invalid/elicitation-version-mismatch.json";
+        let set = load(dir.path());
+        assert_eq!(
+            check_case(&set, fixture, Revision::R2025_06_18, &validator, &supported),
+            Ok(())
+        );
+        edit_one_pointer(dir.path());
+        let set = load(dir.path());
+        let failure =
+            check_case(&set, fixture, Revision::R2025_06_18, &validator, &supported).unwrap_err();
+        assert_contains(
+            &failure,
+            &[
+                "FAIL elicitation/expected-invalid/elicitation-version-mismatch.json under 2025-06-18",
+                "-error mcp.elicitation.protocol-version \"/tools/0/elicitations\"",
+                "+error mcp.elicitation.protocol-version \"/tools/0/elicitations/0\"",
+            ],
+        );
+    }
+}

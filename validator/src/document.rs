@@ -1,0 +1,200 @@
+//! The document as a whole: its root members, and the rules on them.
+//!
+//! [`Document::read`] walks the root once and keeps what the other rule
+//! families share: the root scope, the primitives with their effective
+//! scopes, and the schema components references point into.
+
+use serde_json::{Map, Value};
+
+use crate::pointer::Pointer;
+use crate::primitive::{self, Primitive};
+use crate::report::Report;
+use crate::rule;
+use crate::scope::{self, Scope};
+
+/// The MCP Description version this validator targets.
+pub(crate) const SPECIFICATION: &str = mcpdesc_protocol::SPECIFICATION_VERSION;
+
+/// What the rule families need to know about a document.
+#[derive(Debug)]
+pub(crate) struct Document<'a> {
+    /// The root, when it is an object.
+    pub(crate) root: Option<&'a Map<String, Value>>,
+    /// The root scope.
+    pub(crate) scope: Scope<'a>,
+    /// Every primitive that is an object, in document order.
+    pub(crate) primitives: Vec<Primitive<'a>>,
+}
+
+impl<'a> Document<'a> {
+    /// Reads what the rules share from `value`; never fails.
+    pub(crate) fn read(value: &'a Value) -> Self {
+        let root = value.as_object();
+        let scope = root.map_or(Scope::All, Scope::of_root);
+        let primitives = root.map_or_else(Vec::new, |root| primitive::collect(root, scope));
+        Document {
+            root,
+            scope,
+            primitives,
+        }
+    }
+
+    /// `components.schemas`, when both are objects.
+    pub(crate) fn schemas(&self) -> Option<&'a Map<String, Value>> {
+        self.root?
+            .get("components")?
+            .as_object()?
+            .get("schemas")?
+            .as_object()
+    }
+}
+
+/// `mcpdesc.document.shape` and `mcpdesc.document.specification-version`.
+pub(crate) fn check(value: &Value, report: &mut Report) {
+    let at = Pointer::root();
+    let Some(root) = value.as_object() else {
+        report.error(
+            rule::DOCUMENT_SHAPE,
+            &at,
+            "the document must be a JSON object",
+        );
+        return;
+    };
+
+    match root.get("mcpdesc") {
+        None => report.error(rule::DOCUMENT_SHAPE, &at, "`mcpdesc` is missing"),
+        Some(Value::String(version)) if version != SPECIFICATION => report.error(
+            rule::DOCUMENT_SPECIFICATION_VERSION,
+            &at.key("mcpdesc"),
+            format!("this validator targets MCP Description {SPECIFICATION}, not `{version}`"),
+        ),
+        Some(Value::String(_)) => {}
+        Some(_) => report.error(
+            rule::DOCUMENT_SHAPE,
+            &at.key("mcpdesc"),
+            "`mcpdesc` must be a string",
+        ),
+    }
+
+    match root.get("info") {
+        None => report.error(rule::DOCUMENT_SHAPE, &at, "`info` is missing"),
+        Some(Value::Object(info)) => check_info(info, &at.key("info"), report),
+        Some(_) => report.error(
+            rule::DOCUMENT_SHAPE,
+            &at.key("info"),
+            "`info` must be an object",
+        ),
+    }
+
+    match root.get(scope::MEMBER) {
+        None => report.error(rule::DOCUMENT_SHAPE, &at, "`protocolVersions` is missing"),
+        Some(Value::Array(_)) => {}
+        Some(_) => report.error(
+            rule::DOCUMENT_SHAPE,
+            &at.key(scope::MEMBER),
+            "`protocolVersions` must be an array",
+        ),
+    }
+}
+
+/// `info.name` and `info.version`: present, strings, not empty.
+fn check_info(info: &Map<String, Value>, at: &Pointer, report: &mut Report) {
+    for member in ["name", "version"] {
+        match info.get(member) {
+            None => report.error(
+                rule::DOCUMENT_SHAPE,
+                at,
+                format!("`info.{member}` is missing"),
+            ),
+            Some(Value::String(text)) if !text.is_empty() => {}
+            Some(Value::String(_)) => report.error(
+                rule::DOCUMENT_SHAPE,
+                &at.key(member),
+                format!("`info.{member}` must not be empty"),
+            ),
+            Some(_) => report.error(
+                rule::DOCUMENT_SHAPE,
+                &at.key(member),
+                format!("`info.{member}` must be a string"),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpdesc_protocol::Revision::*;
+    use serde_json::json;
+
+    use crate::rule::{DOCUMENT_SHAPE as SHAPE, DOCUMENT_SPECIFICATION_VERSION as VERSION};
+    use crate::tests::{E, assert_findings, base, with};
+
+    #[test]
+    fn the_base_document_is_clean() {
+        assert_findings(&base(), R2025_06_18, &[]);
+    }
+
+    #[test]
+    fn non_object_roots_are_shape_errors_at_the_root() {
+        for root in [
+            json!(null),
+            json!([]),
+            json!("0.9.0"),
+            json!(1),
+            json!(true),
+        ] {
+            assert_findings(&root, R2025_11_25, &[(SHAPE, "", E)]);
+        }
+    }
+
+    #[test]
+    fn missing_members_point_at_the_root() {
+        assert_findings(&json!({"x-test": true}), R2025_11_25, &[(SHAPE, "", E)]);
+        assert_findings(&with(json!({"info": null})), R2025_11_25, &[(SHAPE, "", E)]);
+    }
+
+    #[test]
+    fn wrongly_typed_members_point_at_the_member() {
+        let doc = with(json!({"mcpdesc": 0.9, "info": [], "protocolVersions": "2025-11-25"}));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/info", E),
+                (SHAPE, "/mcpdesc", E),
+                (SHAPE, "/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn info_name_and_version() {
+        let doc = with(json!({"info": {"name": "", "version": 1}}));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[(SHAPE, "/info/name", E), (SHAPE, "/info/version", E)],
+        );
+        let doc = with(json!({"info": {"name": " "}}));
+        assert_findings(&doc, R2025_11_25, &[(SHAPE, "/info", E)]);
+    }
+
+    #[test]
+    fn specification_version_compares_exactly() {
+        for version in ["0.9.0-rc.3", "0.9", "", "0.9.0 "] {
+            let doc = with(json!({"mcpdesc": version}));
+            assert_findings(&doc, R2025_11_25, &[(VERSION, "/mcpdesc", E)]);
+        }
+    }
+
+    #[test]
+    fn unknown_and_extension_root_members_are_accepted() {
+        let doc = with(json!({
+            "x-anything": {"deep": [1]},
+            "transports": 5,
+            "security": "whatever",
+            "somethingElse": null
+        }));
+        assert_findings(&doc, R2025_11_25, &[]);
+    }
+}

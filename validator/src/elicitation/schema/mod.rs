@@ -1,0 +1,185 @@
+//! The `requestedSchema` of a form-mode declaration (Section 12.3).
+//!
+//! The schema rules run only when `mode` is exactly `"form"` and
+//! `requestedSchema` is an object. A Reference Object is resolved first; a
+//! reference that cannot be resolved is reported by its own rule and the
+//! other schema rules skip the declaration. Everything found inside a
+//! referenced schema is reported at the reference site.
+
+mod consistency;
+mod protocol_shape;
+mod reference;
+mod vocabulary;
+
+use mcpdesc_protocol::Revision;
+use serde_json::Value;
+
+use super::{Declaration, Mode};
+use crate::document::Document;
+use crate::pointer::Pointer;
+use crate::report::Report;
+use crate::rule;
+
+/// The declaration member that holds the schema.
+const MEMBER: &str = "requestedSchema";
+
+/// Where findings inside one resolved schema are reported.
+#[derive(Debug)]
+struct Site {
+    /// `<declaration>/requestedSchema`.
+    schema: Pointer,
+    /// Whether the schema was reached through a Reference Object, in which
+    /// case every finding is reported at [`Site::schema`].
+    referenced: bool,
+}
+
+impl Site {
+    /// The schema's `required` member.
+    fn required(&self) -> Pointer {
+        if self.referenced {
+            self.schema.clone()
+        } else {
+            self.schema.key("required")
+        }
+    }
+
+    /// The property named `name`.
+    fn property(&self, name: &str) -> Pointer {
+        if self.referenced {
+            self.schema.clone()
+        } else {
+            self.schema.key("properties").key(name)
+        }
+    }
+}
+
+/// Runs the schema rules on one declaration under `revision`.
+pub(super) fn check(
+    document: &Document<'_>,
+    declaration: &Declaration<'_>,
+    revision: Revision,
+    report: &mut Report,
+) {
+    if declaration.mode != Mode::Form {
+        return;
+    }
+    let Some(Value::Object(written)) = declaration.object.get(MEMBER) else {
+        return;
+    };
+    let at = declaration.pointer.key(MEMBER);
+    let (schema, referenced) = match reference::resolve(written, document.schemas()) {
+        Ok(reference::Target::Inline) => (written, false),
+        Ok(reference::Target::Component(Value::Object(schema))) => (schema, true),
+        Ok(reference::Target::Component(_)) => {
+            report.error(
+                rule::ELICITATION_FORM_SCHEMA_VOCABULARY,
+                &at,
+                "the referenced schema must be an object",
+            );
+            return;
+        }
+        Err(message) => {
+            report.error(rule::ELICITATION_FORM_SCHEMA_REFERENCE, &at, message);
+            return;
+        }
+    };
+    let site = Site {
+        schema: at,
+        referenced,
+    };
+    vocabulary::check(schema, &site, report);
+    consistency::check(schema, &site, report);
+    if declaration.scope.includes(revision) {
+        protocol_shape::check(schema, &site, revision, report);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpdesc_protocol::Revision::*;
+    use serde_json::json;
+
+    use crate::rule::{
+        ELICITATION_FORM_SCHEMA_CONSISTENCY as CONSISTENCY,
+        ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE as PROTOCOL_SHAPE,
+        ELICITATION_FORM_SCHEMA_VOCABULARY as VOCABULARY, ELICITATION_MODE as MODE,
+        ELICITATION_MODE_MEMBERS as MEMBERS, ELICITATION_SHAPE as SHAPE,
+    };
+    use crate::tests::{E, assert_findings, form, prompt_with, url};
+
+    const AT: &str = "/prompts/0/elicitations/0/requestedSchema";
+
+    /// A schema that breaks vocabulary, consistency and the 2025-06-18 shape.
+    fn broken() -> serde_json::Value {
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {"n": {"type": "number", "minimum": 2, "maximum": 1, "format": "x"}},
+            "required": ["gone"]
+        })
+    }
+
+    #[test]
+    fn schema_rules_run_in_form_mode() {
+        let doc = prompt_with(vec![form(json!({"requestedSchema": broken()}))]);
+        let all = [
+            (
+                CONSISTENCY,
+                "/prompts/0/elicitations/0/requestedSchema/properties/n",
+                E,
+            ),
+            (
+                CONSISTENCY,
+                "/prompts/0/elicitations/0/requestedSchema/required",
+                E,
+            ),
+            (
+                VOCABULARY,
+                "/prompts/0/elicitations/0/requestedSchema/properties/n",
+                E,
+            ),
+        ];
+        assert_findings(&doc, R2025_11_25, &all);
+        let mut with_shape = all.to_vec();
+        with_shape.push((PROTOCOL_SHAPE, AT, E));
+        assert_findings(&doc, R2025_06_18, &with_shape);
+    }
+
+    #[test]
+    fn schema_rules_do_not_run_in_url_mode() {
+        let doc = prompt_with(vec![url(json!({"requestedSchema": broken()}))]);
+        assert_findings(&doc, R2025_11_25, &[(MEMBERS, AT, E)]);
+    }
+
+    #[test]
+    fn schema_rules_do_not_run_without_a_valid_mode() {
+        for mode in [json!(null), json!("FORM"), json!(1)] {
+            let doc = prompt_with(vec![form(
+                json!({"mode": mode, "requestedSchema": broken()}),
+            )]);
+            let found = crate::tests::findings(&doc, R2025_06_18);
+            assert!(found.iter().all(|(rule, _, _)| rule == MODE), "{found:?}");
+        }
+    }
+
+    #[test]
+    fn a_non_object_inline_schema_is_a_shape_error_only() {
+        for schema in [json!([]), json!("object"), json!(true)] {
+            let doc = prompt_with(vec![form(json!({"requestedSchema": schema}))]);
+            assert_findings(&doc, R2025_06_18, &[(SHAPE, AT, E)]);
+        }
+    }
+
+    #[test]
+    fn protocol_shape_needs_the_declaration_in_scope() {
+        let doc = prompt_with(vec![form(json!({
+            "protocolVersions": ["2025-11-25"],
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"s": {"type": "string", "default": "x"}}
+            }
+        }))]);
+        assert_findings(&doc, R2025_06_18, &[]);
+        assert_findings(&doc, R2025_11_25, &[]);
+    }
+}

@@ -1,0 +1,249 @@
+//! Tools, resources, resource templates and prompts: the primitive collections.
+
+use serde_json::{Map, Value};
+
+use crate::pointer::Pointer;
+use crate::report::Report;
+use crate::rule;
+use crate::scope::{self, Scope};
+
+/// The four kinds of primitive a description can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A member of `tools`.
+    Tool,
+    /// A member of `resources`.
+    Resource,
+    /// A member of `resourceTemplates`.
+    ResourceTemplate,
+    /// A member of `prompts`.
+    Prompt,
+}
+
+/// The JSON type an identity member must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Type {
+    String,
+    Object,
+}
+
+impl Type {
+    fn admits(self, value: &Value) -> bool {
+        match self {
+            Type::String => value.is_string(),
+            Type::Object => value.is_object(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Type::String => "a string",
+            Type::Object => "an object",
+        }
+    }
+}
+
+impl Kind {
+    /// Every kind, in the order their collections are walked.
+    pub(crate) const ALL: [Kind; 4] = [
+        Kind::Tool,
+        Kind::Resource,
+        Kind::ResourceTemplate,
+        Kind::Prompt,
+    ];
+
+    /// The root member that holds primitives of this kind.
+    pub(crate) fn collection(self) -> &'static str {
+        match self {
+            Kind::Tool => "tools",
+            Kind::Resource => "resources",
+            Kind::ResourceTemplate => "resourceTemplates",
+            Kind::Prompt => "prompts",
+        }
+    }
+
+    /// The members that identify a primitive of this kind, with their types.
+    fn identity(self) -> &'static [(&'static str, Type)] {
+        match self {
+            Kind::Tool => &[("name", Type::String), ("inputSchema", Type::Object)],
+            Kind::Resource => &[("uri", Type::String), ("name", Type::String)],
+            Kind::ResourceTemplate => &[("uriTemplate", Type::String), ("name", Type::String)],
+            Kind::Prompt => &[("name", Type::String)],
+        }
+    }
+}
+
+/// One primitive that is an object, with where it is and what it applies to.
+#[derive(Debug)]
+pub(crate) struct Primitive<'a> {
+    /// Which collection it is in.
+    pub(crate) kind: Kind,
+    /// Where it is: `/<collection>/<index>`.
+    pub(crate) pointer: Pointer,
+    /// Its members.
+    pub(crate) object: &'a Map<String, Value>,
+    /// Its effective protocol scope.
+    pub(crate) scope: Scope<'a>,
+}
+
+/// Every primitive that is an object, in document order; collections that are
+/// not arrays and items that are not objects are left to [`check`].
+pub(crate) fn collect<'a>(
+    root: &'a Map<String, Value>,
+    root_scope: Scope<'a>,
+) -> Vec<Primitive<'a>> {
+    let mut primitives = Vec::new();
+    for kind in Kind::ALL {
+        let Some(Value::Array(items)) = root.get(kind.collection()) else {
+            continue;
+        };
+        let at = Pointer::root().key(kind.collection());
+        for (index, item) in items.iter().enumerate() {
+            if let Value::Object(object) = item {
+                primitives.push(Primitive {
+                    kind,
+                    pointer: at.index(index),
+                    object,
+                    scope: root_scope.narrowed_by(object),
+                });
+            }
+        }
+    }
+    primitives
+}
+
+/// `mcpdesc.primitive.shape` and `mcpdesc.primitive.protocol-scope`.
+pub(crate) fn check(root: &Map<String, Value>, root_scope: Scope<'_>, report: &mut Report) {
+    for kind in Kind::ALL {
+        let Some(collection) = root.get(kind.collection()) else {
+            continue;
+        };
+        let at = Pointer::root().key(kind.collection());
+        let name = kind.collection();
+        let items = match collection {
+            Value::Array(items) if items.is_empty() => {
+                report.error(
+                    rule::PRIMITIVE_SHAPE,
+                    &at,
+                    format!("`{name}` must not be empty"),
+                );
+                continue;
+            }
+            Value::Array(items) => items,
+            _ => {
+                report.error(
+                    rule::PRIMITIVE_SHAPE,
+                    &at,
+                    format!("`{name}` must be an array"),
+                );
+                continue;
+            }
+        };
+        for (index, item) in items.iter().enumerate() {
+            let at = at.index(index);
+            let Value::Object(object) = item else {
+                report.error(
+                    rule::PRIMITIVE_SHAPE,
+                    &at,
+                    format!("every member of `{name}` must be an object"),
+                );
+                continue;
+            };
+            for &(member, expected) in kind.identity() {
+                match object.get(member) {
+                    None => {
+                        report.error(rule::PRIMITIVE_SHAPE, &at, format!("`{member}` is missing"))
+                    }
+                    Some(value) if !expected.admits(value) => report.error(
+                        rule::PRIMITIVE_SHAPE,
+                        &at.key(member),
+                        format!("`{member}` must be {}", expected.name()),
+                    ),
+                    Some(_) => {}
+                }
+            }
+            scope::check_primitive(object, &at, root_scope, report);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpdesc_protocol::Revision::*;
+    use serde_json::json;
+
+    use crate::rule::PRIMITIVE_SHAPE as SHAPE;
+    use crate::tests::{E, assert_findings, with};
+
+    #[test]
+    fn every_kind_with_its_identity_is_clean() {
+        let doc = with(json!({
+            "tools": [{"name": "t", "inputSchema": {"type": "object"}}],
+            "resources": [{"uri": "file:///a", "name": "a"}],
+            "resourceTemplates": [{"uriTemplate": "file:///{x}", "name": "x"}],
+            "prompts": [{"name": "p"}]
+        }));
+        assert_findings(&doc, R2025_11_25, &[]);
+    }
+
+    #[test]
+    fn collections_must_be_non_empty_arrays() {
+        let doc = with(json!({
+            "tools": [],
+            "resources": {"uri": "file:///a", "name": "a"},
+            "resourceTemplates": false,
+            "prompts": "p"
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/prompts", E),
+                (SHAPE, "/resourceTemplates", E),
+                (SHAPE, "/resources", E),
+                (SHAPE, "/tools", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn items_must_be_objects_with_identity_members() {
+        let doc = with(json!({
+            "tools": [
+                "t",
+                {"name": "t"},
+                {"name": 1, "inputSchema": true},
+                {"inputSchema": {}}
+            ],
+            "resources": [{"uri": "file:///a"}, {"uri": 7, "name": "n"}],
+            "resourceTemplates": [{"name": "x"}, {"uriTemplate": ["x"], "name": "x"}],
+            "prompts": [{}, {"name": null}, [], {"name": ""}]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/prompts/0", E),
+                (SHAPE, "/prompts/1/name", E),
+                (SHAPE, "/prompts/2", E),
+                (SHAPE, "/resourceTemplates/0", E),
+                (SHAPE, "/resourceTemplates/1/uriTemplate", E),
+                (SHAPE, "/resources/0", E),
+                (SHAPE, "/resources/1/uri", E),
+                (SHAPE, "/tools/0", E),
+                (SHAPE, "/tools/1", E),
+                (SHAPE, "/tools/2/inputSchema", E),
+                (SHAPE, "/tools/2/name", E),
+                (SHAPE, "/tools/3", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn other_primitive_members_are_not_checked() {
+        let doc = with(json!({
+            "tools": [{"name": "t", "inputSchema": {}, "description": 5, "x-y": []}],
+        }));
+        assert_findings(&doc, R2025_11_25, &[]);
+    }
+}

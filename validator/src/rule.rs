@@ -1,0 +1,116 @@
+//! The IDs of the rules this validator checks, each defined exactly once.
+//!
+//! IDs starting with `mcp.` come from a requirement of the MCP protocol;
+//! IDs starting with `mcpdesc.` come from the description format itself.
+
+/// The root is an object holding `mcpdesc`, `info` (with non-empty string
+/// `name` and `version`) and `protocolVersions`, each of the right type.
+pub const DOCUMENT_SHAPE: &str = "mcpdesc.document.shape";
+
+/// `mcpdesc` names the specification version this validator targets.
+pub const DOCUMENT_SPECIFICATION_VERSION: &str = "mcpdesc.document.specification-version";
+
+/// The root `protocolVersions` is non-empty and lists known revisions once each.
+pub const PROTOCOL_VERSIONS_KNOWN: &str = "mcpdesc.protocol-versions.known";
+
+/// Primitive collections are non-empty arrays of objects with their identity
+/// members.
+pub const PRIMITIVE_SHAPE: &str = "mcpdesc.primitive.shape";
+
+/// An explicit primitive scope is a non-empty subset of the root scope.
+pub const PRIMITIVE_PROTOCOL_SCOPE: &str = "mcpdesc.primitive.protocol-scope";
+
+/// A warning: validation under a legacy revision is never complete.
+pub const PROTOCOL_LEGACY_VALIDATION_INCOMPLETE: &str =
+    "mcpdesc.protocol.legacy-validation-incomplete";
+
+/// A primitive's `elicitations` is a non-empty array of objects.
+pub const ELICITATION_DECLARATIONS: &str = "mcpdesc.elicitation.declarations";
+
+/// A declaration has `name` and `message`, members of the declared types and
+/// no member outside the declaration table except extensions.
+pub const ELICITATION_SHAPE: &str = "mcpdesc.elicitation.shape";
+
+/// A declaration `name` is made of letters, digits, `.`, `_` and `-` only.
+pub const ELICITATION_NAME: &str = "mcpdesc.elicitation.name";
+
+/// Declaration names are unique within one primitive.
+pub const ELICITATION_NAME_UNIQUE: &str = "mcpdesc.elicitation.name-unique";
+
+/// A declaration `mode` is present and exactly `"form"` or `"url"`.
+pub const ELICITATION_MODE: &str = "mcpdesc.elicitation.mode";
+
+/// `message`, `when`, `onDecline` and `onCancel` are not empty.
+pub const ELICITATION_TEXT: &str = "mcpdesc.elicitation.text";
+
+/// Form mode has a `requestedSchema` and no `url`; URL mode has no
+/// `requestedSchema`.
+pub const ELICITATION_MODE_MEMBERS: &str = "mcpdesc.elicitation.mode-members";
+
+/// A URL-mode `url` is a syntactically valid RFC 3986 URI.
+pub const ELICITATION_URL: &str = "mcpdesc.elicitation.url";
+
+/// A Reference Object in `requestedSchema` targets a schema component,
+/// resolves, and does not cycle.
+pub const ELICITATION_FORM_SCHEMA_REFERENCE: &str = "mcpdesc.elicitation.form-schema.reference";
+
+/// A form schema is a flat object of primitive schemas that some MCP revision
+/// defines.
+pub const ELICITATION_FORM_SCHEMA_VOCABULARY: &str = "mcp.elicitation.form-schema.vocabulary";
+
+/// A form schema agrees with itself: required names, enum labels, defaults
+/// and bounds.
+pub const ELICITATION_FORM_SCHEMA_CONSISTENCY: &str = "mcpdesc.elicitation.form-schema.consistency";
+
+/// Under MCP 2025-06-18, a form schema uses only what that revision defines.
+pub const ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE: &str =
+    "mcp.elicitation.form-schema.protocol-shape";
+
+/// An explicit declaration scope is a non-empty subset of its primitive's
+/// effective scope.
+pub const ELICITATION_PROTOCOL_SCOPE: &str = "mcpdesc.elicitation.protocol-scope";
+
+/// Elicitation is used only from MCP 2025-06-18, and URL mode only from
+/// MCP 2025-11-25, in declarations and in Tool interaction steps.
+pub const ELICITATION_PROTOCOL_VERSION: &str = "mcp.elicitation.protocol-version";
+
+/// Every rule this validator implements, sorted by ID.
+pub const ALL: &[&str] = &[
+    ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
+    ELICITATION_FORM_SCHEMA_VOCABULARY,
+    ELICITATION_PROTOCOL_VERSION,
+    DOCUMENT_SHAPE,
+    DOCUMENT_SPECIFICATION_VERSION,
+    ELICITATION_DECLARATIONS,
+    ELICITATION_FORM_SCHEMA_CONSISTENCY,
+    ELICITATION_FORM_SCHEMA_REFERENCE,
+    ELICITATION_MODE,
+    ELICITATION_MODE_MEMBERS,
+    ELICITATION_NAME,
+    ELICITATION_NAME_UNIQUE,
+    ELICITATION_PROTOCOL_SCOPE,
+    ELICITATION_SHAPE,
+    ELICITATION_TEXT,
+    ELICITATION_URL,
+    PRIMITIVE_PROTOCOL_SCOPE,
+    PRIMITIVE_SHAPE,
+    PROTOCOL_VERSIONS_KNOWN,
+    PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::ALL;
+
+    #[test]
+    fn ids_are_sorted_and_unique() {
+        assert!(ALL.windows(2).all(|pair| pair[0] < pair[1]), "{ALL:?}");
+    }
+
+    #[test]
+    fn ids_carry_an_owner_prefix() {
+        for id in ALL {
+            assert!(id.starts_with("mcp.") || id.starts_with("mcpdesc."), "{id}");
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Effective protocol scopes, and the rules on explicit ones.
+//!
+//! The root `protocolVersions` scopes the whole document. A primitive's own
+//! `protocolVersions` replaces it for that primitive, and a declaration's own
+//! `protocolVersions` replaces its primitive's. An explicit scope is used as
+//! declared even when it breaks a rule. A `protocolVersions` that is not an
+//! array is reported by its own rule and otherwise treated as absent; a
+//! missing or non-array root scope means "every revision".
+
+use std::collections::HashSet;
+
+use mcpdesc_protocol::Revision;
+use serde_json::{Map, Value};
+
+use crate::pointer::Pointer;
+use crate::report::Report;
+use crate::rule;
+
+/// The name of the member that holds a scope, at every level.
+pub(crate) const MEMBER: &str = "protocolVersions";
+
+/// The MCP revisions something applies to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scope<'a> {
+    /// Every revision: the root scope is missing or not an array.
+    All,
+    /// The revisions named in this array. Entries compare as strings: an
+    /// entry that is not a string names no revision.
+    Listed(&'a [Value]),
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of the document root.
+    pub(crate) fn of_root(root: &'a Map<String, Value>) -> Self {
+        Scope::All.narrowed_by(root)
+    }
+
+    /// The effective scope of something inside this scope: its own array when
+    /// it has one, else this scope.
+    pub(crate) fn narrowed_by(self, object: &'a Map<String, Value>) -> Self {
+        match object.get(MEMBER) {
+            Some(Value::Array(entries)) => Scope::Listed(entries),
+            _ => self,
+        }
+    }
+
+    /// Whether `revision` is in this scope.
+    pub(crate) fn includes(self, revision: Revision) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Listed(entries) => entries
+                .iter()
+                .any(|entry| entry.as_str() == Some(revision.as_str())),
+        }
+    }
+
+    /// What is wrong with an explicit scope declared inside this one, if
+    /// anything: it must be non-empty and name only entries of this scope.
+    /// Inside [`Scope::All`] only emptiness is checked.
+    fn problem_with(self, explicit: &[Value]) -> Option<&'static str> {
+        if explicit.is_empty() {
+            return Some("an explicit protocolVersions must not be empty");
+        }
+        let Scope::Listed(container) = self else {
+            return None;
+        };
+        let allowed: HashSet<&str> = container.iter().filter_map(Value::as_str).collect();
+        let outside = explicit
+            .iter()
+            .any(|entry| entry.as_str().is_none_or(|text| !allowed.contains(text)));
+        outside.then_some("protocolVersions names a revision outside the containing scope")
+    }
+}
+
+/// `mcpdesc.primitive.protocol-scope`: a primitive's explicit scope is an
+/// array, non-empty, and a subset of the root scope.
+pub(crate) fn check_primitive(
+    object: &Map<String, Value>,
+    at: &Pointer,
+    root: Scope<'_>,
+    report: &mut Report,
+) {
+    let problem = match object.get(MEMBER) {
+        None => None,
+        Some(Value::Array(entries)) => root.problem_with(entries),
+        Some(_) => Some("a primitive's protocolVersions must be an array"),
+    };
+    if let Some(message) = problem {
+        report.error(rule::PRIMITIVE_PROTOCOL_SCOPE, &at.key(MEMBER), message);
+    }
+}
+
+/// `mcpdesc.elicitation.protocol-scope`: a declaration's explicit scope is
+/// non-empty and a subset of its primitive's effective scope. A non-array
+/// scope is a shape problem, not this rule's.
+pub(crate) fn check_declaration(
+    object: &Map<String, Value>,
+    at: &Pointer,
+    primitive: Scope<'_>,
+    report: &mut Report,
+) {
+    if let Some(Value::Array(entries)) = object.get(MEMBER)
+        && let Some(message) = primitive.problem_with(entries)
+    {
+        report.error(rule::ELICITATION_PROTOCOL_SCOPE, &at.key(MEMBER), message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpdesc_protocol::Revision::*;
+    use serde_json::{Value, json};
+
+    use super::Scope;
+    use crate::rule::{ELICITATION_PROTOCOL_SCOPE as DECL, PRIMITIVE_PROTOCOL_SCOPE as PRIM};
+    use crate::tests::{E, assert_findings, form, tool, with};
+
+    #[test]
+    fn subsets_of_the_containing_scope_pass() {
+        let doc = with(json!({"tools": [tool(json!({
+            "protocolVersions": ["2025-11-25", "2025-11-25"],
+            "elicitations": [form(json!({"protocolVersions": ["2025-11-25"]}))]
+        }))]}));
+        assert_findings(&doc, R2025_11_25, &[]);
+    }
+
+    #[test]
+    fn primitive_scope_outside_root_empty_or_not_array() {
+        let doc = with(json!({
+            "protocolVersions": ["2025-11-25"],
+            "tools": [
+                tool(json!({"protocolVersions": ["2025-06-18"]})),
+                tool(json!({"protocolVersions": []})),
+                tool(json!({"protocolVersions": "2025-11-25"})),
+                tool(json!({"protocolVersions": [20251125]})),
+                tool(json!({"protocolVersions": ["2025-11-25", "2025-11-25"]}))
+            ],
+            "prompts": [{"name": "p", "protocolVersions": ["2025-11-25", "2099-01-01"]}]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (PRIM, "/prompts/0/protocolVersions", E),
+                (PRIM, "/tools/0/protocolVersions", E),
+                (PRIM, "/tools/1/protocolVersions", E),
+                (PRIM, "/tools/2/protocolVersions", E),
+                (PRIM, "/tools/3/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn without_a_root_array_only_emptiness_is_checked() {
+        let doc = with(json!({
+            "protocolVersions": null,
+            "tools": [
+                tool(json!({"protocolVersions": ["2099-01-01"]})),
+                tool(json!({"protocolVersions": []}))
+            ]
+        }));
+        assert_findings(
+            &doc,
+            R2025_06_18,
+            &[
+                (crate::rule::DOCUMENT_SHAPE, "", E),
+                (PRIM, "/tools/1/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn declaration_scope_is_checked_against_the_primitive() {
+        let doc = with(json!({
+            "tools": [tool(json!({
+                "protocolVersions": ["2025-11-25"],
+                "elicitations": [
+                    form(json!({"name": "a", "protocolVersions": ["2025-11-25"]})),
+                    form(json!({"name": "b", "protocolVersions": ["2026-07-28"]})),
+                    form(json!({"name": "c", "protocolVersions": []})),
+                    form(json!({"name": "e"}))
+                ]
+            }))]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (DECL, "/tools/0/elicitations/1/protocolVersions", E),
+                (DECL, "/tools/0/elicitations/2/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn declarations_inherit_the_root_through_their_primitive() {
+        let doc = with(json!({
+            "protocolVersions": ["2025-11-25"],
+            "tools": [tool(json!({"elicitations": [
+                form(json!({"protocolVersions": ["2025-06-18"]}))
+            ]}))]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[(DECL, "/tools/0/elicitations/0/protocolVersions", E)],
+        );
+    }
+
+    #[test]
+    fn a_non_array_primitive_scope_is_treated_as_absent() {
+        let doc = with(json!({
+            "protocolVersions": ["2025-11-25"],
+            "tools": [tool(json!({
+                "protocolVersions": "all",
+                "elicitations": [form(json!({"protocolVersions": ["2025-06-18"]}))]
+            }))]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (DECL, "/tools/0/elicitations/0/protocolVersions", E),
+                (PRIM, "/tools/0/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_non_array_declaration_scope_is_a_shape_error_only() {
+        let doc = with(json!({"tools": [tool(json!({
+            "elicitations": [form(json!({"protocolVersions": "2025-11-25"}))]
+        }))]}));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[(
+                crate::rule::ELICITATION_SHAPE,
+                "/tools/0/elicitations/0/protocolVersions",
+                E,
+            )],
+        );
+    }
+
+    #[test]
+    fn scopes_narrow_and_include() {
+        let root = json!({"protocolVersions": ["2025-06-18", 7]});
+        let inner = json!({"protocolVersions": ["2026-07-28"]});
+        let odd = json!({"protocolVersions": {"2026-07-28": true}});
+        let (Some(root), Some(inner), Some(odd)) =
+            (root.as_object(), inner.as_object(), odd.as_object())
+        else {
+            unreachable!()
+        };
+        let scope = Scope::of_root(root);
+        assert!(scope.includes(R2025_06_18));
+        assert!(!scope.includes(R2025_11_25));
+        assert!(scope.narrowed_by(inner).includes(R2026_07_28));
+        assert!(!scope.narrowed_by(odd).includes(R2026_07_28));
+        assert!(Scope::All.includes(R2024_11_05));
+        let empty = Value::Array(Vec::new());
+        let Value::Array(empty) = &empty else {
+            unreachable!()
+        };
+        assert!(!Scope::Listed(empty).includes(R2025_06_18));
+    }
+}
