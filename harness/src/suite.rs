@@ -155,6 +155,9 @@ impl SuiteSet {
                 ));
             }
         }
+        for suite in &suites {
+            problems.extend(example_problems(&tree, suite));
+        }
         let rules = RuleIndex::new(suites.iter().map(|suite| &suite.catalog));
         SuiteSet {
             tree,
@@ -245,4 +248,61 @@ fn load_expectation(
         )),
         _ => Ok(expectation),
     }
+}
+
+/// Checks each catalog example against the suite: its fixture exists and
+/// loads, its selected pointer resolves there, and an invalid example's
+/// expectation reports the rule at exactly that pointer under at least one
+/// revision. So a published example can never drift from the suite.
+fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
+    let catalog_path = tree.display_path(&format!("suites/{}.yaml", suite.catalog.suite));
+    let mut problems = Vec::new();
+    for rule in &suite.catalog.rules {
+        for example in &rule.examples {
+            let mut report = |message: String| {
+                problems.push(problem(
+                    &catalog_path,
+                    &format!(
+                        "rule `{}`, example `{}`: {message}",
+                        rule.id, example.source
+                    ),
+                ));
+            };
+            let Some(entry) = suite
+                .entries
+                .iter()
+                .find(|entry| entry.fixture.name == example.source)
+            else {
+                report("no such fixture".into());
+                continue;
+            };
+            let Ok(document) = &entry.fixture.document else {
+                continue;
+            };
+            if mcpdesc_source::pointer::resolve(&document.value, &example.selected).is_none() {
+                report(format!(
+                    "selected pointer `{}` does not resolve in the fixture",
+                    example.selected
+                ));
+                continue;
+            }
+            let Ok(expectation) = &entry.expectation else {
+                continue;
+            };
+            if example.class == Class::Invalid {
+                let shown = expectation
+                    .revisions
+                    .values()
+                    .flatten()
+                    .any(|finding| finding.rule == rule.id && finding.path == example.selected);
+                if !shown {
+                    report(format!(
+                        "the expectation never reports this rule at the selected pointer `{}`",
+                        example.selected
+                    ));
+                }
+            }
+        }
+    }
+    problems
 }
