@@ -313,7 +313,10 @@ mod bless {
         assert_eq!(output.status.code(), Some(0));
         assert_contains(
             &stdout_of(&output),
-            &["-    - {severity: error, rule: \"mcpdesc.elicitation.name\", path: \"/tools/0/elicitations\"}", "+    - {severity: error, rule: \"mcpdesc.elicitation.name\", path: \"/tools/0/elicitations/0/name\"}"],
+            &[
+                "-    - {severity: error, rule: \"mcpdesc.elicitation.name\", path: \"/tools/0/elicitations\"}",
+                "+    - {severity: error, rule: \"mcpdesc.elicitation.name\", path: \"/tools/0/elicitations/0/name\"}",
+            ],
         );
         assert_eq!(
             fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap(),

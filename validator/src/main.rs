@@ -47,7 +47,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
     let revisions = if cli.revisions.is_empty() {
         Revision::of_document(&document.value)
     } else {
-        cli.revisions
+        let mut chosen = cli.revisions;
+        chosen.sort();
+        chosen.dedup();
+        chosen
     };
     // One line per distinct finding, with the revisions it appears under.
     let mut findings: BTreeMap<(String, String, Severity, String), Vec<Revision>> = BTreeMap::new();
