@@ -61,6 +61,17 @@ pub struct Rule {
     pub enforcement: String,
     /// Under which revisions the rule applies.
     pub applicability: Applicability,
+    /// JSON pointer patterns of the places the rule looks at: a valid case
+    /// exercises the rule when its fixture has a value at a matching pointer
+    /// and the rule applies under its revision. In a pattern, `*` stands for
+    /// any one token and `<primitive>` for `tools`, `resources`,
+    /// `resourceTemplates` or `prompts`.
+    #[serde(default)]
+    pub exercised_at: Vec<String>,
+    /// Revisions under which the rule applies but no document can break it
+    /// (say why in a decision); coverage asks for no invalid case there.
+    #[serde(default)]
+    pub cannot_fire_under: Vec<Revision>,
     /// The specification sections and named requirements it implements.
     pub required_by: Vec<RequiredBy>,
     /// The normative sources it is based on.
@@ -232,6 +243,40 @@ impl fmt::Display for CatalogProblem {
     }
 }
 
+impl Rule {
+    /// Whether any of `pointers` matches one of the rule's `exercised-at`
+    /// patterns.
+    pub fn exercised_by<'a>(&self, mut pointers: impl Iterator<Item = &'a str>) -> bool {
+        pointers.any(|pointer| {
+            self.exercised_at
+                .iter()
+                .any(|pattern| pointer_matches(pattern, pointer))
+        })
+    }
+}
+
+/// The collections that `<primitive>` stands for in a pointer pattern.
+const PRIMITIVE_COLLECTIONS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
+
+/// Whether `pointer` matches `pattern` token by token (`*` is any one token,
+/// `<primitive>` a primitive collection); `""` matches only the root.
+pub fn pointer_matches(pattern: &str, pointer: &str) -> bool {
+    if pattern.is_empty() || pointer.is_empty() {
+        return pattern.is_empty() && pointer.is_empty();
+    }
+    let mut wanted = pattern.split('/');
+    let mut tokens = pointer.split('/');
+    loop {
+        match (wanted.next(), tokens.next()) {
+            (None, None) => return true,
+            (Some("*"), Some(_)) => {}
+            (Some("<primitive>"), Some(token)) if PRIMITIVE_COLLECTIONS.contains(&token) => {}
+            (Some(want), Some(token)) if want == token => {}
+            _ => return false,
+        }
+    }
+}
+
 impl Catalog {
     /// Checks what the YAML shape cannot: unique IDs, ID prefixes that match
     /// the owner, complete applicability tables, and example paths that stay
@@ -256,6 +301,17 @@ impl Catalog {
                         rule.owner.prefix()
                     ),
                 ));
+            }
+            for revision in &rule.cannot_fire_under {
+                if !rule.applicability.applies_to(*revision) {
+                    problems.push(problem(
+                        rule,
+                        format!("cannot-fire-under lists {revision}, where the rule does not apply anyway"),
+                    ));
+                }
+            }
+            if rule.exercised_at.is_empty() {
+                problems.push(problem(rule, "lists no exercised-at pattern".into()));
             }
             if let Applicability::PerRevision(table) = &rule.applicability {
                 for revision in Revision::ALL {
@@ -292,5 +348,30 @@ impl Catalog {
             }
         }
         problems
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pointer_matches;
+
+    #[test]
+    fn pointer_patterns_match_token_by_token() {
+        assert!(pointer_matches("", ""));
+        assert!(!pointer_matches("", "/a"));
+        assert!(pointer_matches(
+            "/<primitive>/*/elicitations",
+            "/resourceTemplates/3/elicitations"
+        ));
+        assert!(!pointer_matches(
+            "/<primitive>/*/elicitations",
+            "/components/3/elicitations"
+        ));
+        assert!(!pointer_matches(
+            "/<primitive>/*/elicitations",
+            "/tools/0/elicitations/0"
+        ));
+        assert!(pointer_matches("/tools/*/x~1y", "/tools/0/x~1y"));
+        assert!(!pointer_matches("/tools/*", "/tools"));
     }
 }
