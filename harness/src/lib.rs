@@ -5,7 +5,8 @@
 //! expectations; a [`case::Selection`] picks the cases; the [`runner`] runs
 //! each against a validator and [`compare`]s the reply; [`summary`] and
 //! [`report`] turn results into numbers and text. [`bless`] writes
-//! expectations from the reference validator, and [`libtest`] turns any
+//! expectations from the reference validator, [`check`] and [`coverage`]
+//! lint the suite itself, and [`libtest`] turns any
 //! in-process validator into a `cargo test` binary.
 
 #![warn(missing_docs)]
@@ -13,7 +14,9 @@
 pub mod bless;
 pub mod case;
 pub mod catalog;
+pub mod check;
 pub mod compare;
+pub mod coverage;
 pub mod exit;
 pub mod expectation;
 pub mod fixture;

@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::case::{self, Selection};
 use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::coverage::Coverage;
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
@@ -30,8 +31,17 @@ enum Command {
     Run(RunArgs),
     /// List the cases a `run` with the same options would run.
     List(SelectArgs),
+    /// Lint the suite and print its rule-by-revision coverage table.
+    Check(CheckArgs),
     /// Write expectations from the reference validator, showing the diff.
     Bless(BlessArgs),
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// A suite working tree instead of the suite built into this binary.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -80,6 +90,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
+        Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
     };
     match status {
@@ -169,6 +180,33 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
     eprint!("{}", report::problems(&set.problems));
     eprintln!("{} cases", cases.len());
     Ok(if set.problems.is_empty() {
+        Status::Success
+    } else {
+        Status::UsageOrSuite
+    })
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<Status> {
+    let tree = match &args.suite_dir {
+        Some(dir) => SuiteTree::from_dir(dir)?,
+        None => SuiteTree::embedded(),
+    };
+    let set = SuiteSet::load(tree);
+    let coverage = Coverage::of(&set);
+    let problems = mcpdesc_conformance::check::lint(&set, &coverage);
+    let fixtures: usize = set.suites.iter().map(|suite| suite.entries.len()).sum();
+    let cases = Selection::default().cases(&set).len();
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", coverage.render())?;
+    writeln!(
+        out,
+        "{} suites, {} rules, {fixtures} fixtures, {cases} cases; {} problems",
+        set.suites.len(),
+        coverage.rows.len(),
+        problems.len()
+    )?;
+    eprint!("{}", report::problems(&problems));
+    Ok(if problems.is_empty() {
         Status::Success
     } else {
         Status::UsageOrSuite

@@ -267,6 +267,86 @@ mod list {
     }
 }
 
+mod check {
+    use super::*;
+
+    #[test]
+    fn prints_the_rule_by_revision_coverage_table() {
+        let output = harness().arg("check").output().unwrap();
+        let stdout = stdout_of(&output);
+        let header = stdout.lines().next().unwrap_or_default();
+        assert!(header.starts_with("rule "), "{stdout}");
+        assert_contains(
+            header,
+            &[
+                "2024-11-05",
+                "2025-03-26",
+                "2025-06-18",
+                "2025-11-25",
+                "2026-07-28",
+            ],
+        );
+        assert_contains(
+            &stdout,
+            &[
+                "mcp.elicitation.form-schema.protocol-shape ",
+                " n/a ",
+                "cells: invalid cases",
+            ],
+        );
+        for rule in mcpdesc_validator::rule::ALL {
+            assert!(
+                stdout
+                    .lines()
+                    .any(|line| line.starts_with(&format!("{rule} "))),
+                "{rule} missing\n{stdout}"
+            );
+        }
+    }
+
+    #[test]
+    fn reports_what_is_wrong_with_a_suite_tree() {
+        let dir = suite_copy();
+        let fixture = dir
+            .path()
+            .join("fixtures/document/expected-valid/minimal.json");
+        let text = fs::read_to_string(&fixture).unwrap();
+        let without_statement: serde_json::Value = {
+            let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            value.as_object_mut().unwrap().remove("x-test");
+            value
+        };
+        fs::write(
+            &fixture,
+            serde_json::to_string_pretty(&without_statement).unwrap(),
+        )
+        .unwrap();
+        let expectation = dir
+            .path()
+            .join("expected/document/expected-invalid/missing-info.json.yaml");
+        let text = fs::read_to_string(&expectation).unwrap();
+        fs::write(
+            &expectation,
+            text.replace("mcpdesc.document.shape", "mcpdesc.document.no-such-rule"),
+        )
+        .unwrap();
+        let output = harness()
+            .arg("check")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_contains(
+            &stderr_of(&output),
+            &[
+                "minimal.json:1:1: the fixture does not say what it tests",
+                "missing-info.json.yaml: 2025-06-18: mcpdesc.document.no-such-rule at \"\": the rule is in no catalog",
+            ],
+        );
+    }
+}
+
 mod bless {
     use super::*;
 
@@ -576,5 +656,40 @@ mod seed {
                 "example `expected-invalid/elicitation-form-invalid-range.json`: the expectation never reports this rule",
             ],
         );
+    }
+}
+
+/// The suite has teeth: a validator that lacks any one rule fails it.
+mod mutation {
+    use mcpdesc_conformance::case::Selection;
+    use mcpdesc_conformance::compare::Level;
+    use mcpdesc_conformance::runner;
+    use mcpdesc_conformance::suite::SuiteSet;
+    use mcpdesc_conformance::summary::Summary;
+    use mcpdesc_conformance::tree::SuiteTree;
+    use mcpdesc_validator::{ReferenceValidator, rule};
+
+    #[test]
+    fn the_catalogs_hold_exactly_the_rules_the_reference_validator_checks() {
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let mut catalog: Vec<&str> = set.rules.iter().map(|rule| rule.id.as_str()).collect();
+        catalog.sort_unstable();
+        let mut implemented = rule::ALL.to_vec();
+        implemented.sort_unstable();
+        assert_eq!(catalog, implemented);
+    }
+
+    #[test]
+    fn switching_off_any_one_rule_fails_the_suite_at_the_exact_level() {
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let cases = Selection::default().cases(&set);
+        for id in rule::ALL {
+            let validator = ReferenceValidator::new().without_rule(id);
+            let summary = Summary::of(&runner::run_in_process(&cases, &set.rules, &validator));
+            assert!(
+                summary.total.failed_at(Level::Exact) > 0,
+                "a validator without `{id}` still passes every case"
+            );
+        }
     }
 }

@@ -67,6 +67,11 @@ impl Locations {
         }
     }
 
+    /// Every pointer that names a value, in no particular order.
+    pub fn pointers(&self) -> impl Iterator<Item = &str> {
+        self.starts.keys().map(String::as_str)
+    }
+
     /// How many values are mapped.
     pub fn len(&self) -> usize {
         self.starts.len()
