@@ -19,13 +19,16 @@ pub mod compare;
 pub mod coverage;
 pub mod exit;
 pub mod expectation;
+pub mod external;
 pub mod fixture;
 pub mod libtest;
+pub mod process;
 pub mod report;
 pub mod runner;
 pub mod suite;
 pub mod summary;
 pub mod tree;
+pub mod wire;
 
 use std::path::PathBuf;
 

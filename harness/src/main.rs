@@ -11,12 +11,15 @@ use mcpdesc_conformance::case::{self, Selection};
 use mcpdesc_conformance::compare::Level;
 use mcpdesc_conformance::coverage::Coverage;
 use mcpdesc_conformance::exit::Status;
+use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::process::split_command;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_conformance::{bless, report, runner};
 use mcpdesc_protocol::{Revision, Validator};
 use mcpdesc_validator::ReferenceValidator;
+use std::time::Duration;
 
 #[derive(Debug, Parser)]
 #[command(name = "mcpdesc-conformance", version, about, propagate_version = true)]
@@ -66,9 +69,69 @@ struct SelectArgs {
 struct RunArgs {
     #[command(flatten)]
     select: SelectArgs,
+    #[command(flatten)]
+    external: ExternalArgs,
     /// The level that decides the exit status.
     #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
     level: String,
+}
+
+#[derive(Debug, Args)]
+struct ExternalArgs {
+    /// An external validator's command line (words split as a shell would,
+    /// without expansion), spoken to in session mode.
+    #[arg(long, value_name = "CMD")]
+    validator: Option<String>,
+    /// Start one process per case instead (one-shot mode).
+    #[arg(long, requires = "validator")]
+    oneshot: bool,
+    /// How many validator processes run at once [default: the number of CPUs].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// How long one case may take, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "5")]
+    timeout: f64,
+    /// How long a fresh validator process may take to answer `start`, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10")]
+    start_timeout: f64,
+    /// The longest reply line accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value = "16777216")]
+    max_line_bytes: usize,
+    /// Give up on the validator after this many crashes, timeouts or
+    /// protocol errors in a row; the remaining cases are reported as not run.
+    #[arg(long, value_name = "N", default_value = "10")]
+    max_consecutive_failures: usize,
+}
+
+impl ExternalArgs {
+    fn validator(&self) -> anyhow::Result<Option<ExternalValidator>> {
+        let Some(line) = &self.validator else {
+            return Ok(None);
+        };
+        let argv = split_command(line).map_err(anyhow::Error::msg)?;
+        let mode = if self.oneshot {
+            Mode::Oneshot
+        } else {
+            Mode::Session
+        };
+        let mut validator = ExternalValidator::new(argv, mode);
+        validator.timeout = duration(self.timeout, "--timeout")?;
+        validator.start_timeout = duration(self.start_timeout, "--start-timeout")?;
+        validator.max_line = self.max_line_bytes;
+        validator.max_consecutive_failures = self.max_consecutive_failures.max(1);
+        if let Some(jobs) = self.jobs {
+            validator.jobs = usize::from(jobs);
+        }
+        Ok(Some(validator))
+    }
+}
+
+fn duration(seconds: f64, option: &str) -> anyhow::Result<Duration> {
+    anyhow::ensure!(
+        seconds.is_finite() && seconds > 0.0 && seconds < 86_400.0,
+        "{option} takes a positive number of seconds below a day"
+    );
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 #[derive(Debug, Args)]
@@ -133,24 +196,41 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
     let cases = selection.cases(&set);
-    let validator = ReferenceValidator::new();
-    let implementation = validator.implementation();
+    let external = args.external.validator()?;
     let mut out = io::stdout().lock();
     let source = match &set.tree.root {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
     };
+    eprint!("{}", report::problems(&set.problems));
+    anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
+    let (implementation, how, results, unavailable) = match &external {
+        None => {
+            let validator = ReferenceValidator::new();
+            let results = runner::run_in_process(&cases, &set.rules, &validator);
+            (validator.implementation(), "in-process", results, None)
+        }
+        Some(external) => {
+            let run = external::run(&cases, &set.rules, external);
+            let how = match external.mode {
+                Mode::Session => "session mode",
+                Mode::Oneshot => "one-shot mode",
+            };
+            (run.implementation, how, run.results, run.unavailable)
+        }
+    };
     writeln!(
         out,
-        "mcpdesc-conformance {}: suite {source}; validator {} {} (in-process); {} cases",
+        "mcpdesc-conformance {}: suite {source}; validator {} {} ({how}); {} cases",
         env!("CARGO_PKG_VERSION"),
         implementation.name,
         implementation.version,
         cases.len()
     )?;
-    eprint!("{}", report::problems(&set.problems));
-    anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
-    let results = runner::run_in_process(&cases, &set.rules, &validator);
+    if let Some(reason) = unavailable {
+        eprintln!("error: {reason}");
+        return Ok(Status::ValidatorUnavailable);
+    }
     for result in &results {
         if let Some(text) = report::failure(&set, result, level) {
             writeln!(out, "\n{text}")?;

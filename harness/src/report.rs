@@ -83,14 +83,25 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         Outcome::ValidatorError(message) => {
             let _ = writeln!(text, "  the validator reported an error: {message}");
         }
-        Outcome::Crashed(message) => {
-            let _ = writeln!(text, "  crashed: {message}");
-        }
+        Outcome::Crashed(message) => indented(&mut text, "crashed", message),
+        Outcome::Timeout(message) => indented(&mut text, "timed out", message),
+        Outcome::ProtocolError(message) => indented(&mut text, "protocol error", message),
+        Outcome::NotRun(message) => indented(&mut text, "not run", message),
         Outcome::SuiteError(message) => {
             let _ = writeln!(text, "  suite error: {message}");
         }
     }
     Some(text)
+}
+
+/// `label: message`, with the message's later lines (a stderr tail)
+/// indented under it.
+fn indented(text: &mut String, label: &str, message: &str) {
+    let mut lines = message.lines();
+    let _ = writeln!(text, "  {label}: {}", lines.next().unwrap_or_default());
+    for line in lines {
+        let _ = writeln!(text, "    {line}");
+    }
 }
 
 /// One line per finding: severity, rule, quoted pointer, and where the

@@ -19,22 +19,38 @@ pub enum Outcome {
     Skipped(String),
     /// The validator replied that it failed on this case.
     ValidatorError(String),
-    /// The validator crashed (for an in-process one, panicked).
+    /// The validator crashed: it exited mid-session, was killed by a signal,
+    /// or (in process) panicked.
     Crashed(String),
+    /// The validator did not answer within the time limit.
+    Timeout(String),
+    /// The validator broke the stdio contract (output that is not a reply,
+    /// a wrong `seq`, an oversized line).
+    ProtocolError(String),
+    /// Not run: the harness gave up on the validator after too many
+    /// failures in a row, or could not start it.
+    NotRun(String),
     /// The suite cannot judge this case: its fixture or expectation is broken.
     SuiteError(String),
 }
 
 impl Outcome {
+    /// Whether the validator failed in itself on this case (a crash, a
+    /// timeout, a broken contract), as opposed to answering.
+    pub fn is_validator_failure(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Crashed(_) | Outcome::Timeout(_) | Outcome::ProtocolError(_)
+        )
+    }
+
     /// Whether the case passes at `level`; `None` for a skipped case, which
     /// neither passes nor fails. A crash or error is never a pass.
     pub fn passes(&self, level: Level) -> Option<bool> {
         match self {
             Outcome::Compared(comparison) => Some(comparison.passes(level)),
             Outcome::Skipped(_) => None,
-            Outcome::ValidatorError(_) | Outcome::Crashed(_) | Outcome::SuiteError(_) => {
-                Some(false)
-            }
+            _ => Some(false),
         }
     }
 }
@@ -73,6 +89,22 @@ pub fn run_case(
     rules: &RuleIndex,
     validator: &dyn Validator,
     supported: &[String],
+) -> CaseResult {
+    judge(case, rules, supported, |request| {
+        catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
+            .map_err(|panic| Outcome::Crashed(panic_message(panic.as_ref())))
+    })
+}
+
+/// Runs one case through `call`, which reaches the validator however it is
+/// reached, and compares the reply. Cases that cannot be judged (a broken
+/// fixture or expectation) or that the validator does not support (its
+/// `supported` revisions) get their outcome without a call.
+pub fn judge(
+    case: &Case<'_>,
+    rules: &RuleIndex,
+    supported: &[String],
+    call: impl FnOnce(&ValidateRequest) -> Result<Reply, Outcome>,
 ) -> CaseResult {
     let fixture = &case.entry.fixture;
     let result = |outcome, duration| CaseResult {
@@ -114,7 +146,7 @@ pub fn run_case(
         document: document.value.clone(),
     };
     let started = Instant::now();
-    let reply = catch_unwind(AssertUnwindSafe(|| validator.validate(&request)));
+    let reply = call(&request);
     let duration = started.elapsed();
     let outcome = match reply {
         Ok(Reply::Diagnostics(diagnostics)) => Outcome::Compared(Comparison::new(
@@ -126,7 +158,7 @@ pub fn run_case(
         )),
         Ok(Reply::Skipped(skip)) => Outcome::Skipped(skip.reason),
         Ok(Reply::Error(error)) => Outcome::ValidatorError(error.message),
-        Err(panic) => Outcome::Crashed(panic_message(panic.as_ref())),
+        Err(outcome) => outcome,
     };
     result(outcome, duration)
 }

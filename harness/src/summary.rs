@@ -14,7 +14,8 @@ pub struct Tally {
     pub cases: usize,
     /// Cases skipped; they count neither as passes nor as failures.
     pub skipped: usize,
-    /// Cases that ended in a crash, a validator error or a suite error.
+    /// Cases that ended without a comparison: a crash, a timeout, a
+    /// protocol error, a validator error, not run, or a suite error.
     pub errors: usize,
     /// Passes at each level, in [`Level::ALL`] order.
     pub passed: [usize; 3],
@@ -26,9 +27,7 @@ impl Tally {
         match outcome {
             Outcome::Skipped(_) => self.skipped += 1,
             Outcome::Compared(_) => {}
-            Outcome::ValidatorError(_) | Outcome::Crashed(_) | Outcome::SuiteError(_) => {
-                self.errors += 1
-            }
+            _ => self.errors += 1,
         }
         for (index, level) in Level::ALL.into_iter().enumerate() {
             if outcome.passes(level) == Some(true) {

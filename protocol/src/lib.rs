@@ -18,7 +18,9 @@ mod validator;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use implementation::Implementation;
-pub use message::{Reply, Skip, ValidateRequest, ValidatorError};
+pub use message::{
+    Command, HarnessInfo, Reply, ReplyMessage, Skip, StartReply, ValidateRequest, ValidatorError,
+};
 pub use revision::{Revision, UnknownRevision};
 pub use validator::Validator;
 

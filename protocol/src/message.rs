@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Diagnostic, Revision};
+use crate::{Diagnostic, Implementation, Revision};
 
 /// "Is this document conforming when served under this revision?"
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,4 +46,112 @@ pub enum Reply {
     Skipped(Skip),
     /// The validator failed on this case.
     Error(ValidatorError),
+}
+
+/// Who is asking, as the harness introduces itself in `start`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HarnessInfo {
+    /// The harness's name.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// A line the harness sends to a validator in session mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "lowercase")]
+pub enum Command {
+    /// The first line of a session: the contract version and the harness.
+    Start {
+        /// The contract version, [`crate::PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The harness.
+        harness: HarnessInfo,
+    },
+    /// One case to validate.
+    Validate {
+        /// The sequence number the reply must carry.
+        seq: u64,
+        /// The case.
+        #[serde(flatten)]
+        request: ValidateRequest,
+    },
+    /// The end of the session: the validator exits with status 0, no reply.
+    Stop,
+}
+
+/// A validator's reply to `start`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartReply {
+    /// The contract version it speaks, [`crate::PROTOCOL_VERSION`].
+    pub protocol: u32,
+    /// Who it is and what it covers.
+    pub implementation: Implementation,
+}
+
+/// A validator's reply to one `validate` line in session mode (one-shot
+/// replies are the same without `seq`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplyMessage {
+    /// The `seq` of the request it answers.
+    pub seq: u64,
+    /// The answer.
+    #[serde(flatten)]
+    pub reply: Reply,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Severity;
+    use serde_json::json;
+
+    #[test]
+    fn commands_have_the_documented_shape() {
+        let validate = Command::Validate {
+            seq: 17,
+            request: ValidateRequest {
+                case: "s/expected-invalid/x.json".into(),
+                specification: "0.9.0".into(),
+                revision: Revision::R2025_06_18,
+                document: json!({"a": 1}),
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&validate).unwrap(),
+            json!({"cmd": "validate", "seq": 17, "case": "s/expected-invalid/x.json",
+                   "specification": "0.9.0", "revision": "2025-06-18", "document": {"a": 1}})
+        );
+        assert_eq!(
+            serde_json::to_value(Command::Stop).unwrap(),
+            json!({"cmd": "stop"})
+        );
+        let start: Command = serde_json::from_value(json!({
+            "cmd": "start", "protocol": 1, "harness": {"name": "h", "version": "1"}, "extra": true
+        }))
+        .unwrap();
+        assert!(matches!(start, Command::Start { protocol: 1, .. }));
+    }
+
+    #[test]
+    fn replies_carry_seq_beside_one_outcome_and_ignore_unknown_members() {
+        let reply = ReplyMessage {
+            seq: 3,
+            reply: Reply::Diagnostics(vec![Diagnostic::new("r", "/a", Severity::Error)]),
+        };
+        assert_eq!(
+            serde_json::to_value(&reply).unwrap(),
+            json!({"seq": 3, "diagnostics": [{"rule": "r", "path": "/a", "severity": "error"}]})
+        );
+        let parsed: ReplyMessage =
+            serde_json::from_value(json!({"seq": 4, "note": "x", "skipped": {"reason": "no"}}))
+                .unwrap();
+        assert_eq!(
+            parsed.reply,
+            Reply::Skipped(Skip {
+                reason: "no".into(),
+                issue: None
+            })
+        );
+    }
 }

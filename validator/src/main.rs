@@ -1,8 +1,14 @@
 //! `mcpdesc-validate`: checks one MCP Description file with the reference
 //! validator and prints each finding with its file, line and column.
 //!
+//! With `--stdio` it serves the harness's session mode on stdin and stdout;
+//! with `--oneshot` it validates the one JSON document on stdin under
+//! `MCPDESC_REVISION` (see `docs/protocol.md`).
+//!
 //! Exit status: 0 when no revision has an error, 1 when some revision has,
 //! 2 when the file cannot be read or loaded or the command line is wrong.
+
+mod stdio;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,7 +23,15 @@ use mcpdesc_source::{Document, Format};
 #[command(name = "mcpdesc-validate", version, about)]
 struct Cli {
     /// The description to check (`.json`, `.yaml` or `.yml`).
-    file: PathBuf,
+    #[arg(required_unless_present_any = ["stdio", "oneshot"])]
+    file: Option<PathBuf>,
+    /// Serve the harness's session mode on stdin and stdout.
+    #[arg(long, conflicts_with_all = ["file", "oneshot", "revisions"])]
+    stdio: bool,
+    /// Validate the JSON document on stdin under $MCPDESC_REVISION and print
+    /// one reply (the harness's one-shot mode).
+    #[arg(long, conflicts_with_all = ["file", "revisions"])]
+    oneshot: bool,
     /// Check under this MCP revision (repeatable). By default, under every
     /// known revision the document's root `protocolVersions` names, or under
     /// all of them when it names none.
@@ -26,7 +40,15 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    let outcome = if cli.stdio {
+        stdio::session().map(|()| true)
+    } else if cli.oneshot {
+        stdio::oneshot()
+    } else {
+        run(cli)
+    };
+    match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(error) => {
@@ -38,11 +60,12 @@ fn main() -> ExitCode {
 
 /// Validates the file and prints findings; `Ok(true)` when it has no error.
 fn run(cli: Cli) -> anyhow::Result<bool> {
-    let name = cli.file.display().to_string();
-    let format = Format::from_path(&cli.file).with_context(|| {
+    let file = cli.file.context("name the file to check")?;
+    let name = file.display().to_string();
+    let format = Format::from_path(&file).with_context(|| {
         format!("{name}: cannot tell the format; name the file .json, .yaml or .yml")
     })?;
-    let bytes = std::fs::read(&cli.file).with_context(|| format!("{name}: cannot read"))?;
+    let bytes = std::fs::read(&file).with_context(|| format!("{name}: cannot read"))?;
     let document = mcpdesc_source::load(&name, &bytes, format)?;
     let revisions = if cli.revisions.is_empty() {
         Revision::of_document(&document.value)

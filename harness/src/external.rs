@@ -1,0 +1,525 @@
+//! External validators: any program that speaks the stdio contract, in
+//! session mode (a pool of long-lived processes) or one-shot mode (one
+//! process per case). Every failure of the program becomes the outcome of the
+//! one case it happened on; the process group is killed, a fresh process is
+//! started, and the run goes on.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mcpdesc_protocol::{
+    Command, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply, Revision, ValidateRequest,
+};
+
+use crate::case::Case;
+use crate::catalog::RuleIndex;
+use crate::process::{Output, Process};
+use crate::runner::{self, CaseResult, Outcome};
+use crate::wire;
+
+/// How the harness talks to the validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One long-lived process per worker, one request in flight each.
+    Session,
+    /// One process per case.
+    Oneshot,
+}
+
+/// An external validator and the limits it runs under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalValidator {
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// Session or one-shot.
+    pub mode: Mode,
+    /// How long one case may take.
+    pub timeout: Duration,
+    /// How long a fresh process may take to answer `start`.
+    pub start_timeout: Duration,
+    /// The longest reply line accepted, in bytes.
+    pub max_line: usize,
+    /// How many processes run at once.
+    pub jobs: usize,
+    /// After this many validator failures in a row (crash, timeout, protocol
+    /// error), the remaining cases are reported as not run.
+    pub max_consecutive_failures: usize,
+}
+
+impl ExternalValidator {
+    /// A validator run by `argv` in `mode`, with the default limits.
+    pub fn new(argv: Vec<String>, mode: Mode) -> ExternalValidator {
+        ExternalValidator {
+            argv,
+            mode,
+            timeout: Duration::from_secs(5),
+            start_timeout: Duration::from_secs(10),
+            max_line: 16 * 1024 * 1024,
+            jobs: thread::available_parallelism().map_or(1, usize::from),
+            max_consecutive_failures: 10,
+        }
+    }
+}
+
+/// How a validator process failed on a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// It did not answer in time.
+    Timeout,
+    /// It exited, or could not be started.
+    Crash,
+    /// It answered something the contract does not allow.
+    Protocol,
+}
+
+/// A validator process's failure, with the tail of its stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What kind of failure.
+    pub kind: FailureKind,
+    /// What happened, in plain words.
+    pub message: String,
+    /// The last of what it wrote on stderr.
+    pub stderr: String,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, message: impl Into<String>, process: Option<&Process>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+            stderr: process.map(Process::stderr_tail).unwrap_or_default(),
+        }
+    }
+
+    /// The case outcome this failure gives.
+    pub fn into_outcome(self) -> Outcome {
+        let mut text = self.message;
+        let stderr = self.stderr.trim_end();
+        if !stderr.is_empty() {
+            text.push_str("\nstderr (last lines):");
+            for line in stderr
+                .lines()
+                .rev()
+                .take(20)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                text.push_str("\n  ");
+                text.push_str(line);
+            }
+        }
+        match self.kind {
+            FailureKind::Timeout => Outcome::Timeout(text),
+            FailureKind::Crash => Outcome::Crashed(text),
+            FailureKind::Protocol => Outcome::ProtocolError(text),
+        }
+    }
+}
+
+/// One session-mode validator process, restarted after each failure.
+#[derive(Debug)]
+pub struct Session {
+    validator: Arc<ExternalValidator>,
+    process: Option<Process>,
+    implementation: Option<Implementation>,
+    seq: u64,
+}
+
+impl Session {
+    /// A session that starts its process on first use.
+    pub fn new(validator: Arc<ExternalValidator>) -> Session {
+        Session {
+            validator,
+            process: None,
+            implementation: None,
+            seq: 0,
+        }
+    }
+
+    /// Starts the process if none runs, and sends `start`: returns what the
+    /// validator says about itself.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`] when the program cannot be started or does not answer
+    /// `start` as the contract says; the process is killed.
+    pub fn start(&mut self) -> Result<Implementation, Failure> {
+        if let (Some(_), Some(implementation)) = (&self.process, &self.implementation) {
+            return Ok(implementation.clone());
+        }
+        let process = Process::spawn(&self.validator.argv, &[], self.validator.max_line).map_err(
+            |error| {
+                Failure::new(
+                    FailureKind::Crash,
+                    format!("cannot start `{}`: {error}", self.validator.argv.join(" ")),
+                    None,
+                )
+            },
+        )?;
+        let start = Command::Start {
+            protocol: PROTOCOL_VERSION,
+            harness: HarnessInfo {
+                name: "mcpdesc-conformance".to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            },
+        };
+        process.send(line_of(&start));
+        let deadline = Instant::now() + self.validator.start_timeout;
+        let line = read_reply(&process, deadline, self.validator.start_timeout, "`start`")?;
+        let implementation = wire::decode_start(&line)
+            .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))?;
+        self.process = Some(process);
+        self.implementation = Some(implementation.clone());
+        Ok(implementation)
+    }
+
+    /// Validates one case, starting (or restarting) the process first when
+    /// needed.
+    ///
+    /// # Errors
+    ///
+    /// A [`Failure`]; the process is then killed, and the next call starts a
+    /// fresh one and replays `start`.
+    pub fn validate(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        if let Err(failure) = self.start() {
+            return Err(Failure {
+                message: format!("while (re)starting the validator: {}", failure.message),
+                ..failure
+            });
+        }
+        let result = self.exchange(request);
+        if result.is_err() {
+            self.discard();
+        }
+        result
+    }
+
+    fn exchange(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        let Some(process) = &self.process else {
+            return Err(Failure::new(
+                FailureKind::Crash,
+                "the validator is not running",
+                None,
+            ));
+        };
+        self.seq += 1;
+        let seq = self.seq;
+        process.send(line_of(&Command::Validate {
+            seq,
+            request: request.clone(),
+        }));
+        let deadline = Instant::now() + self.validator.timeout;
+        let line = read_reply(process, deadline, self.validator.timeout, "the request")?;
+        wire::decode_reply(&line, Some(seq))
+            .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(process)))
+    }
+
+    /// Kills the process; the next case starts a fresh one.
+    fn discard(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+        self.implementation = None;
+    }
+
+    /// Sends `stop` and gives the process a moment to exit; kills its group
+    /// either way, so nothing it started is left behind.
+    pub fn stop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.send(line_of(&Command::Stop));
+            process.finish(Instant::now() + Duration::from_secs(2));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn line_of(command: &Command) -> Vec<u8> {
+    // Serializing these types cannot fail: every key is a string.
+    let mut line = serde_json::to_vec(command).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// Waits for the reply line to `what`, turning every other ending into a
+/// failure.
+fn read_reply(
+    process: &Process,
+    deadline: Instant,
+    limit: Duration,
+    what: &str,
+) -> Result<String, Failure> {
+    let failure = |kind, message: String| Err(Failure::new(kind, message, Some(process)));
+    match process.next_output(deadline) {
+        Some(Output::Line(line)) => Ok(line),
+        None => failure(
+            FailureKind::Timeout,
+            format!("no reply to {what} within {}", seconds(limit)),
+        ),
+        Some(Output::TooLong) => failure(
+            FailureKind::Protocol,
+            format!("the reply to {what} is a line longer than the limit"),
+        ),
+        Some(Output::Partial(text)) => failure(
+            FailureKind::Crash,
+            format!(
+                "the validator wrote {} without a line break and closed its output (it exited mid-reply)",
+                wire::excerpt(&text)
+            ),
+        ),
+        Some(Output::End) => failure(
+            FailureKind::Crash,
+            format!("the validator exited (closed its output) before answering {what}"),
+        ),
+        Some(Output::Failed(error)) => failure(
+            FailureKind::Crash,
+            format!("cannot read the validator's output: {error}"),
+        ),
+    }
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{:.1}s", duration.as_secs_f64())
+}
+
+/// Validates one case in a fresh process (one-shot mode): the document on
+/// stdin, the revision and specification in `MCPDESC_REVISION` and
+/// `MCPDESC_SPECIFICATION`, one reply on stdout, exit status 0 or 1.
+///
+/// # Errors
+///
+/// A [`Failure`] for a program that cannot start, times out, exits with
+/// another status or a signal, or replies outside the contract.
+pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Result<Reply, Failure> {
+    let env = [
+        ("MCPDESC_REVISION", request.revision.as_str().to_owned()),
+        ("MCPDESC_SPECIFICATION", request.specification.clone()),
+        ("MCPDESC_CASE", request.case.clone()),
+    ];
+    let mut process =
+        Process::spawn(&validator.argv, &env, validator.max_line).map_err(|error| {
+            Failure::new(
+                FailureKind::Crash,
+                format!("cannot start `{}`: {error}", validator.argv.join(" ")),
+                None,
+            )
+        })?;
+    process.send(serde_json::to_vec(&request.document).unwrap_or_default());
+    process.close_input();
+    let deadline = Instant::now() + validator.timeout;
+    let mut reply: Option<String> = None;
+    loop {
+        match process.next_output(deadline) {
+            Some(Output::Line(line)) | Some(Output::Partial(line)) => {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if reply.is_some() {
+                    return Err(Failure::new(
+                        FailureKind::Protocol,
+                        format!("more than one reply line: {}", wire::excerpt(&line)),
+                        Some(&process),
+                    ));
+                }
+                reply = Some(line);
+            }
+            Some(Output::End) => break,
+            None => {
+                return Err(Failure::new(
+                    FailureKind::Timeout,
+                    format!("no complete reply within {}", seconds(validator.timeout)),
+                    Some(&process),
+                ));
+            }
+            Some(Output::TooLong) => {
+                return Err(Failure::new(
+                    FailureKind::Protocol,
+                    "the reply is longer than the limit",
+                    Some(&process),
+                ));
+            }
+            Some(Output::Failed(error)) => {
+                return Err(Failure::new(
+                    FailureKind::Crash,
+                    format!("cannot read the validator's output: {error}"),
+                    Some(&process),
+                ));
+            }
+        }
+    }
+    let status = process.finish(deadline);
+    let Some(status) = status else {
+        return Err(Failure::new(
+            FailureKind::Timeout,
+            format!(
+                "the validator did not exit within {}",
+                seconds(validator.timeout)
+            ),
+            Some(&process),
+        ));
+    };
+    if !matches!(status.code(), Some(0 | 1)) {
+        return Err(Failure::new(
+            FailureKind::Crash,
+            format!("the validator ended with {status} (only 0 and 1 are normal)"),
+            Some(&process),
+        ));
+    }
+    let Some(reply) = reply else {
+        return Err(Failure::new(
+            FailureKind::Crash,
+            "the validator exited without a reply",
+            Some(&process),
+        ));
+    };
+    wire::decode_reply(&reply, None)
+        .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))
+}
+
+/// The outcome of running a selection against an external validator.
+#[derive(Debug, Clone)]
+pub struct ExternalRun {
+    /// What the validator said about itself (one-shot validators say nothing:
+    /// their implementation is named after the program and supports every
+    /// revision).
+    pub implementation: Implementation,
+    /// One result per case, in case order.
+    pub results: Vec<CaseResult>,
+    /// Why the validator could not be run at all, when it could not.
+    pub unavailable: Option<String>,
+}
+
+/// Runs `cases` against `validator`, with `validator.jobs` workers.
+pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
+    let validator = Arc::new(validator.clone());
+    let mut first = Session::new(Arc::clone(&validator));
+    let implementation = match validator.mode {
+        Mode::Session => match first.start() {
+            Ok(implementation) => implementation,
+            Err(failure) => {
+                let message = format!(
+                    "the validator could not be started: {}",
+                    failure.into_outcome_text()
+                );
+                let results = cases
+                    .iter()
+                    .map(|case| CaseResult {
+                        fixture: case.entry.fixture.id(),
+                        revision: case.revision,
+                        outcome: Outcome::NotRun(message.clone()),
+                        duration: Duration::ZERO,
+                    })
+                    .collect();
+                return ExternalRun {
+                    implementation: Implementation {
+                        name: validator.argv.join(" "),
+                        ..Implementation::default()
+                    },
+                    results,
+                    unavailable: Some(message),
+                };
+            }
+        },
+        Mode::Oneshot => Implementation {
+            name: validator.argv.join(" "),
+            version: String::new(),
+            revisions: Revision::ALL
+                .iter()
+                .map(|revision| revision.as_str().to_owned())
+                .collect(),
+            ..Implementation::default()
+        },
+    };
+    let supported = implementation.revisions.clone();
+    let next = AtomicUsize::new(0);
+    let failures_in_a_row = AtomicUsize::new(0);
+    let gave_up = AtomicBool::new(false);
+    let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
+    let workers = validator.jobs.clamp(1, cases.len().max(1));
+    let first = Mutex::new(Some(first));
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut session = first
+                    .lock()
+                    .ok()
+                    .and_then(|mut first| first.take())
+                    .unwrap_or_else(|| Session::new(Arc::clone(&validator)));
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(case) = cases.get(index) else {
+                        break;
+                    };
+                    let result = runner::judge(case, rules, &supported, |request| {
+                        if gave_up.load(Ordering::SeqCst) {
+                            return Err(Outcome::NotRun(format!(
+                                "gave up on the validator after {} failures in a row",
+                                validator.max_consecutive_failures
+                            )));
+                        }
+                        let reply = match validator.mode {
+                            Mode::Session => session.validate(request),
+                            Mode::Oneshot => oneshot(&validator, request),
+                        };
+                        match reply {
+                            Ok(reply) => {
+                                failures_in_a_row.store(0, Ordering::SeqCst);
+                                Ok(reply)
+                            }
+                            Err(failure) => {
+                                let count = failures_in_a_row.fetch_add(1, Ordering::SeqCst) + 1;
+                                if count >= validator.max_consecutive_failures {
+                                    gave_up.store(true, Ordering::SeqCst);
+                                }
+                                Err(failure.into_outcome())
+                            }
+                        }
+                    });
+                    if let Ok(mut slots) = slots.lock()
+                        && let Some(slot) = slots.get_mut(index)
+                    {
+                        *slot = Some(result);
+                    }
+                }
+                session.stop();
+            });
+        }
+    });
+    let slots = slots.into_inner().unwrap_or_default();
+    let results = cases
+        .iter()
+        .zip(slots)
+        .map(|(case, slot)| {
+            slot.unwrap_or_else(|| CaseResult {
+                fixture: case.entry.fixture.id(),
+                revision: case.revision,
+                outcome: Outcome::NotRun(
+                    "the harness lost this case (a bug: please report it)".to_owned(),
+                ),
+                duration: Duration::ZERO,
+            })
+        })
+        .collect();
+    ExternalRun {
+        implementation,
+        results,
+        unavailable: None,
+    }
+}
+
+impl Failure {
+    fn into_outcome_text(self) -> String {
+        match self.into_outcome() {
+            Outcome::Timeout(text) | Outcome::Crashed(text) | Outcome::ProtocolError(text) => text,
+            _ => String::new(),
+        }
+    }
+}

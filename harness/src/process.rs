@@ -1,0 +1,315 @@
+//! Validator processes: spawned in a process group of their own, fed through
+//! a writer thread, read line by line with a size cap, their stderr kept as a
+//! bounded tail, and killed as a whole group so that no grandchild outlives
+//! them or keeps their pipes open.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
+
+/// How much of a validator's stderr is kept for reports.
+pub const STDERR_TAIL_BYTES: usize = 4096;
+
+/// Splits a command line into words, the way a POSIX shell would for plain
+/// words, single quotes, double quotes and backslashes (no expansion).
+///
+/// # Errors
+///
+/// An explanation for an empty command or an unclosed quote.
+pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(done) = word.take() {
+                    words.push(done);
+                }
+            }
+            '\'' => {
+                let current = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => current.push(c),
+                        None => return Err(format!("unclosed single quote in `{line}`")),
+                    }
+                }
+            }
+            '"' => {
+                let current = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => current.push(c),
+                            Some(c) => {
+                                current.push('\\');
+                                current.push(c);
+                            }
+                            None => return Err(format!("unclosed double quote in `{line}`")),
+                        },
+                        Some(c) => current.push(c),
+                        None => return Err(format!("unclosed double quote in `{line}`")),
+                    }
+                }
+            }
+            '\\' => {
+                if let Some(c) = chars.next() {
+                    word.get_or_insert_with(String::new).push(c);
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(done) = word {
+        words.push(done);
+    }
+    if words.is_empty() {
+        return Err("the validator command is empty".to_owned());
+    }
+    Ok(words)
+}
+
+/// What the stdout reader saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// A complete line, without its line break.
+    Line(String),
+    /// A line longer than the cap; reading stopped.
+    TooLong,
+    /// Output that ended without a line break, then end of output.
+    Partial(String),
+    /// End of output.
+    End,
+    /// Reading failed.
+    Failed(String),
+}
+
+/// A running validator process.
+pub struct Process {
+    child: Box<dyn ChildWrapper>,
+    input: Option<Sender<Vec<u8>>>,
+    output: Receiver<Output>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    done: bool,
+}
+
+impl std::fmt::Debug for Process {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Process")
+            .field("pid", &self.child.id())
+            .finish()
+    }
+}
+
+impl Process {
+    /// Starts `argv` with `env` added, in a new process group, with piped
+    /// standard streams; stdout is read in lines of at most `max_line` bytes.
+    ///
+    /// # Errors
+    ///
+    /// The error of spawning the program.
+    pub fn spawn(argv: &[String], env: &[(&str, String)], max_line: usize) -> io::Result<Process> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+        let mut command = CommandWrap::with_new(program, |command| {
+            command
+                .args(args)
+                .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+        });
+        command.wrap(ProcessGroup::leader());
+        let mut child = command.spawn()?;
+        let stdin = child.stdin().take();
+        let stdout = child.stdout().take();
+        let stderr_pipe = child.stderr().take();
+
+        let (input, to_write) = mpsc::channel::<Vec<u8>>();
+        if let Some(mut stdin) = stdin {
+            // A validator that stops reading must not block the harness: the
+            // writer blocks instead, and dies with the pipe when the group is
+            // killed.
+            thread::spawn(move || {
+                for bytes in to_write {
+                    if stdin
+                        .write_all(&bytes)
+                        .and_then(|()| stdin.flush())
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+
+        let (lines, output) = mpsc::channel();
+        if let Some(stdout) = stdout {
+            thread::spawn(move || read_lines(stdout, max_line, &lines));
+        }
+
+        let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
+        if let Some(mut pipe) = stderr_pipe {
+            let tail = Arc::clone(&stderr);
+            thread::spawn(move || {
+                let mut buffer = [0u8; 4096];
+                while let Ok(read) = pipe.read(&mut buffer) {
+                    if read == 0 {
+                        break;
+                    }
+                    if let Ok(mut tail) = tail.lock() {
+                        tail.extend(&buffer[..read]);
+                        let excess = tail.len().saturating_sub(STDERR_TAIL_BYTES);
+                        tail.drain(..excess);
+                    }
+                }
+            });
+        }
+
+        Ok(Process {
+            child,
+            input: Some(input),
+            output,
+            stderr,
+            done: false,
+        })
+    }
+
+    /// Queues `bytes` for the validator's stdin.
+    pub fn send(&self, bytes: Vec<u8>) {
+        if let Some(input) = &self.input {
+            // A failed send means the writer is gone because the pipe broke;
+            // the reader will see the end of output.
+            let _ = input.send(bytes);
+        }
+    }
+
+    /// Closes the validator's stdin once everything queued is written.
+    pub fn close_input(&mut self) {
+        self.input = None;
+    }
+
+    /// The next thing the validator wrote on stdout, waiting until
+    /// `deadline` at most (`None` when it passes first).
+    pub fn next_output(&self, deadline: Instant) -> Option<Output> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.output.recv_timeout(wait) {
+            Ok(output) => Some(output),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(Output::End),
+        }
+    }
+
+    /// The last bytes the validator wrote on stderr, as text.
+    pub fn stderr_tail(&self) -> String {
+        match self.stderr.lock() {
+            Ok(tail) => {
+                let bytes: Vec<u8> = tail.iter().copied().collect();
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Waits until `deadline` for the validator to exit by itself; then, or
+    /// if it has not, kills its whole process group. Returns its exit status
+    /// when it exited by itself.
+    pub fn finish(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        self.close_input();
+        let mut status = None;
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(exit)) => {
+                    status = Some(exit);
+                    break;
+                }
+                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
+            }
+        }
+        self.kill();
+        status
+    }
+
+    /// Kills the whole process group and reaps the validator.
+    pub fn kill(&mut self) {
+        if self.done {
+            return;
+        }
+        self.done = true;
+        self.input = None;
+        // The group may be gone already; either way nothing is left to kill.
+        let _ = self.child.start_kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn read_lines(stdout: impl Read, max_line: usize, lines: &Sender<Output>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let limit = u64::try_from(max_line)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        let read = match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(read) => read,
+            Err(error) => {
+                let _ = lines.send(Output::Failed(error.to_string()));
+                return;
+            }
+        };
+        let event = if read == 0 {
+            Output::End
+        } else if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            Output::Line(String::from_utf8_lossy(&line).into_owned())
+        } else if line.len() > max_line {
+            Output::TooLong
+        } else {
+            Output::Partial(String::from_utf8_lossy(&line).into_owned())
+        };
+        let last = !matches!(event, Output::Line(_));
+        if lines.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_command;
+
+    #[test]
+    fn splits_like_a_shell_without_expansion() {
+        assert_eq!(
+            split_command("python3 -u  a.py").unwrap(),
+            ["python3", "-u", "a.py"]
+        );
+        assert_eq!(
+            split_command(r#"run 'a b' "c \"d\"" e\ f '' $HOME"#).unwrap(),
+            ["run", "a b", "c \"d\"", "e f", "", "$HOME"]
+        );
+        assert!(split_command("  ").is_err());
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("a \"b").is_err());
+    }
+}
