@@ -226,19 +226,20 @@ impl Session {
         self.implementation = None;
     }
 
-    /// Sends `stop` and gives the process a moment to exit; kills its group
-    /// either way, so nothing it started is left behind.
-    pub fn stop(&mut self) {
-        if let Some(mut process) = self.process.take() {
-            process.send(line_of(&Command::Stop));
-            process.finish(Instant::now() + Duration::from_secs(2));
-        }
+    /// Sends `stop` and gives the process two seconds to exit; kills its
+    /// group either way, so nothing it started is left behind. Returns the
+    /// exit status when it exited by itself (`None` also when no process ran).
+    pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
+        let mut process = self.process.take()?;
+        process.send(line_of(&Command::Stop));
+        process.finish(Instant::now() + Duration::from_secs(2))
     }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
-        self.stop();
+        // The exit status of a session dropped without a stop matters to no one.
+        let _ = self.stop();
     }
 }
 
@@ -384,12 +385,92 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
         .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))
 }
 
+/// External validator processes shared by many callers: idle sessions are
+/// kept and reused, one caller per session at a time; in one-shot mode every
+/// call starts its own process.
+#[derive(Debug)]
+pub struct Pool {
+    validator: Arc<ExternalValidator>,
+    implementation: Implementation,
+    idle: Mutex<Vec<Session>>,
+}
+
+impl Pool {
+    /// Starts the first session (in session mode) to learn what the
+    /// validator supports. A one-shot validator says nothing about itself:
+    /// it is named after its command and supports every revision.
+    ///
+    /// # Errors
+    ///
+    /// Why the validator could not be started, with its stderr tail.
+    pub fn start(validator: ExternalValidator) -> Result<Pool, String> {
+        let validator = Arc::new(validator);
+        let mut idle = Vec::new();
+        let implementation = match validator.mode {
+            Mode::Session => {
+                let mut session = Session::new(Arc::clone(&validator));
+                let implementation = session.start().map_err(|failure| {
+                    format!(
+                        "the validator could not be started: {}",
+                        failure.into_outcome_text()
+                    )
+                })?;
+                idle.push(session);
+                implementation
+            }
+            Mode::Oneshot => Implementation {
+                name: validator.argv.join(" "),
+                version: String::new(),
+                revisions: Revision::ALL
+                    .iter()
+                    .map(|revision| revision.as_str().to_owned())
+                    .collect(),
+                ..Implementation::default()
+            },
+        };
+        Ok(Pool {
+            validator,
+            implementation,
+            idle: Mutex::new(idle),
+        })
+    }
+
+    /// What the validator said about itself.
+    pub fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    /// The validator's settings.
+    pub fn validator(&self) -> &ExternalValidator {
+        &self.validator
+    }
+
+    /// Validates one case on an idle session (or a new one), or in a fresh
+    /// process in one-shot mode.
+    ///
+    /// # Errors
+    ///
+    /// The validator's [`Failure`] on this case.
+    pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        match self.validator.mode {
+            Mode::Oneshot => oneshot(&self.validator, request),
+            Mode::Session => {
+                let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+                let mut session = idle.unwrap_or_else(|| Session::new(Arc::clone(&self.validator)));
+                let reply = session.validate(request);
+                if let Ok(mut idle) = self.idle.lock() {
+                    idle.push(session);
+                }
+                reply
+            }
+        }
+    }
+}
+
 /// The outcome of running a selection against an external validator.
 #[derive(Debug, Clone)]
 pub struct ExternalRun {
-    /// What the validator said about itself (one-shot validators say nothing:
-    /// their implementation is named after the program and supports every
-    /// revision).
+    /// What the validator said about itself.
     pub implementation: Implementation,
     /// One result per case, in case order.
     pub results: Vec<CaseResult>,
@@ -399,60 +480,37 @@ pub struct ExternalRun {
 
 /// Runs `cases` against `validator`, with `validator.jobs` workers.
 pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
-    let validator = Arc::new(validator.clone());
-    let mut first = Session::new(Arc::clone(&validator));
-    let implementation = match validator.mode {
-        Mode::Session => match first.start() {
-            Ok(implementation) => implementation,
-            Err(failure) => {
-                let message = format!(
-                    "the validator could not be started: {}",
-                    failure.into_outcome_text()
-                );
-                let results = cases
-                    .iter()
-                    .map(|case| CaseResult {
-                        fixture: case.entry.fixture.id(),
-                        revision: case.revision,
-                        outcome: Outcome::NotRun(message.clone()),
-                        duration: Duration::ZERO,
-                    })
-                    .collect();
-                return ExternalRun {
-                    implementation: Implementation {
-                        name: validator.argv.join(" "),
-                        ..Implementation::default()
-                    },
-                    results,
-                    unavailable: Some(message),
-                };
-            }
-        },
-        Mode::Oneshot => Implementation {
-            name: validator.argv.join(" "),
-            version: String::new(),
-            revisions: Revision::ALL
+    let pool = match Pool::start(validator.clone()) {
+        Ok(pool) => pool,
+        Err(message) => {
+            let results = cases
                 .iter()
-                .map(|revision| revision.as_str().to_owned())
-                .collect(),
-            ..Implementation::default()
-        },
+                .map(|case| CaseResult {
+                    fixture: case.entry.fixture.id(),
+                    revision: case.revision,
+                    outcome: Outcome::NotRun(message.clone()),
+                    duration: Duration::ZERO,
+                })
+                .collect();
+            return ExternalRun {
+                implementation: Implementation {
+                    name: validator.argv.join(" "),
+                    ..Implementation::default()
+                },
+                results,
+                unavailable: Some(message),
+            };
+        }
     };
-    let supported = implementation.revisions.clone();
+    let supported = pool.implementation().revisions.clone();
     let next = AtomicUsize::new(0);
     let failures_in_a_row = AtomicUsize::new(0);
     let gave_up = AtomicBool::new(false);
     let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let workers = validator.jobs.clamp(1, cases.len().max(1));
-    let first = Mutex::new(Some(first));
     thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                let mut session = first
-                    .lock()
-                    .ok()
-                    .and_then(|mut first| first.take())
-                    .unwrap_or_else(|| Session::new(Arc::clone(&validator)));
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(case) = cases.get(index) else {
@@ -465,11 +523,7 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
                                 validator.max_consecutive_failures
                             )));
                         }
-                        let reply = match validator.mode {
-                            Mode::Session => session.validate(request),
-                            Mode::Oneshot => oneshot(&validator, request),
-                        };
-                        match reply {
+                        match pool.call(request) {
                             Ok(reply) => {
                                 failures_in_a_row.store(0, Ordering::SeqCst);
                                 Ok(reply)
@@ -489,10 +543,11 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
                         *slot = Some(result);
                     }
                 }
-                session.stop();
             });
         }
     });
+    let implementation = pool.implementation().clone();
+    drop(pool);
     let slots = slots.into_inner().unwrap_or_default();
     let results = cases
         .iter()
@@ -516,7 +571,8 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
 }
 
 impl Failure {
-    fn into_outcome_text(self) -> String {
+    /// The failure as text, with the stderr tail.
+    pub fn into_outcome_text(self) -> String {
         match self.into_outcome() {
             Outcome::Timeout(text) | Outcome::Crashed(text) | Outcome::ProtocolError(text) => text,
             _ => String::new(),

@@ -1,20 +1,32 @@
-//! A `cargo test` binary for any in-process validator: one trial per case.
+//! A `cargo test` binary for any validator: one trial per case.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcpdesc_protocol::{Revision, Validator};
+use mcpdesc_protocol::{Reply, Revision, ValidateRequest, Validator};
 
 use crate::case::{Case, Selection};
 use crate::compare::Level;
+use crate::external::{ExternalValidator, Mode, Pool};
+use crate::process::split_command;
 use crate::report;
-use crate::runner;
+use crate::runner::{self, Outcome};
 use crate::suite::SuiteSet;
 use crate::tree::SuiteTree;
 
 /// The environment variable that points the test binary at a suite working
 /// tree instead of the suite built into the harness.
 pub const SUITE_DIR_VARIABLE: &str = "MCPDESC_SUITE_DIR";
+
+/// The environment variable that names an external validator's command line;
+/// when set, the test binary runs it (in session mode) instead of the
+/// in-process validator.
+pub const VALIDATOR_VARIABLE: &str = "MCPDESC_VALIDATOR";
+
+/// Set to `1` beside [`VALIDATOR_VARIABLE`] to run the external validator in
+/// one-shot mode.
+pub const ONESHOT_VARIABLE: &str = "MCPDESC_VALIDATOR_ONESHOT";
 
 /// Runs the whole suite against `validator` as a libtest-compatible test
 /// binary, and exits: one trial per case, named after the fixture, with the
@@ -42,13 +54,35 @@ pub const SUITE_DIR_VARIABLE: &str = "MCPDESC_SUITE_DIR";
 /// }
 /// ```
 ///
-/// Set `MCPDESC_SUITE_DIR` to run a suite working tree instead of the
-/// built-in suite. Problems in the suite itself fail a trial of their own,
-/// `suite::problems`.
+/// Environment: `MCPDESC_SUITE_DIR` runs a suite working tree instead of the
+/// built-in suite; `MCPDESC_VALIDATOR="CMD ARGS"` runs that external
+/// validator in session mode instead of `validator` (with
+/// `MCPDESC_VALIDATOR_ONESHOT=1`, in one-shot mode). Problems in the suite
+/// itself fail a trial of their own, `suite::problems`.
 pub fn main(validator: impl Validator + 'static) -> ! {
     let arguments = Arguments::from_args();
-    let trials = trials(Arc::new(validator), load_suite());
+    let target = match std::env::var(VALIDATOR_VARIABLE) {
+        Ok(line) if !line.trim().is_empty() => external_target(&line),
+        _ => Ok(Target::InProcess(Arc::new(validator))),
+    };
+    let trials = match target {
+        Ok(target) => trials(Arc::new(target), load_suite()),
+        Err(message) => vec![Trial::test("validator::start", move || {
+            Err(Failed::from(message))
+        })],
+    };
     libtest_mimic::run(&arguments, trials).exit()
+}
+
+fn external_target(line: &str) -> Result<Target, String> {
+    let argv = split_command(line)?;
+    let oneshot = std::env::var(ONESHOT_VARIABLE).is_ok_and(|value| value == "1");
+    let mode = if oneshot {
+        Mode::Oneshot
+    } else {
+        Mode::Session
+    };
+    Pool::start(ExternalValidator::new(argv, mode)).map(|pool| Target::External(Arc::new(pool)))
 }
 
 fn load_suite() -> Result<SuiteSet, String> {
@@ -60,9 +94,43 @@ fn load_suite() -> Result<SuiteSet, String> {
     }
 }
 
-/// The trials for `validator` over `set`: one per case, and one for the
-/// suite's own problems when it has any.
-pub fn trials(validator: Arc<dyn Validator>, set: Result<SuiteSet, String>) -> Vec<Trial> {
+/// The validator the trials call.
+pub enum Target {
+    /// A validator in this process.
+    InProcess(Arc<dyn Validator>),
+    /// An external validator's processes.
+    External(Arc<Pool>),
+}
+
+impl Target {
+    /// The revisions the validator supports.
+    pub fn supported(&self) -> Vec<String> {
+        match self {
+            Target::InProcess(validator) => validator.implementation().revisions,
+            Target::External(pool) => pool.implementation().revisions.clone(),
+        }
+    }
+
+    /// Asks the validator about one case.
+    ///
+    /// # Errors
+    ///
+    /// The outcome of a validator that failed in itself (a panic, a crash, a
+    /// timeout, a protocol error).
+    pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Outcome> {
+        match self {
+            Target::InProcess(validator) => {
+                catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
+                    .map_err(|_| Outcome::Crashed("the validator panicked".to_owned()))
+            }
+            Target::External(pool) => pool.call(request).map_err(|failure| failure.into_outcome()),
+        }
+    }
+}
+
+/// The trials for `target` over `set`: one per case, and one for the suite's
+/// own problems when it has any.
+pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>) -> Vec<Trial> {
     let set = match set {
         Ok(set) => Arc::new(set),
         Err(message) => {
@@ -78,27 +146,26 @@ pub fn trials(validator: Arc<dyn Validator>, set: Result<SuiteSet, String>) -> V
             Err(Failed::from(text))
         }));
     }
-    let supported = Arc::new(validator.implementation().revisions);
+    let supported = Arc::new(target.supported());
     for case in Selection::default().cases(&set) {
         let name = case.entry.fixture.id();
         let revision = case.revision;
-        let (set, validator, supported) = (
+        let (set, target, supported) = (
             Arc::clone(&set),
-            Arc::clone(&validator),
+            Arc::clone(&target),
             Arc::clone(&supported),
         );
         let trial = Trial::test(name.clone(), move || {
-            check_case(&set, &name, revision, validator.as_ref(), &supported).map_err(Failed::from)
+            check_case(&set, &name, revision, &target, &supported).map_err(Failed::from)
         })
-        .with_kind(revision.as_str())
-        .with_ignored_flag(false);
+        .with_kind(revision.as_str());
         trials.push(trial);
     }
     trials
 }
 
 /// What one trial does: runs the case of fixture `fixture` under `revision`
-/// against `validator` (which supports the revisions `supported`) and returns
+/// against `target` (which supports the revisions `supported`) and returns
 /// the failure report when it does not pass at the exact level.
 ///
 /// # Errors
@@ -109,14 +176,14 @@ pub fn check_case(
     set: &SuiteSet,
     fixture: &str,
     revision: Revision,
-    validator: &dyn Validator,
+    target: &Target,
     supported: &[String],
 ) -> Result<(), String> {
     let entry = set
         .entry(fixture)
         .ok_or_else(|| format!("no fixture `{fixture}` in the suite"))?;
     let case = Case { entry, revision };
-    let result = runner::run_case(&case, &set.rules, validator, supported);
+    let result = runner::judge(&case, &set.rules, supported, |request| target.call(request));
     match report::failure(set, &result, Level::Exact) {
         Some(text) => Err(text),
         None => Ok(()),

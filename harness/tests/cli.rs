@@ -465,7 +465,7 @@ mod bless {
 mod libtest {
     use std::sync::Arc;
 
-    use mcpdesc_conformance::libtest::{check_case, trials};
+    use mcpdesc_conformance::libtest::{Target, check_case, trials};
     use mcpdesc_conformance::suite::SuiteSet;
     use mcpdesc_conformance::tree::SuiteTree;
     use mcpdesc_protocol::{Revision, Validator};
@@ -480,7 +480,7 @@ mod libtest {
     #[test]
     fn one_trial_per_case_with_the_revision_as_kind() {
         let trials = trials(
-            Arc::new(ReferenceValidator::new()),
+            Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
             Ok(SuiteSet::load(SuiteTree::embedded())),
         );
         let names: Vec<(String, String)> = trials
@@ -503,7 +503,7 @@ mod libtest {
     #[test]
     fn a_suite_problem_is_a_failing_trial_of_its_own() {
         let trials = trials(
-            Arc::new(ReferenceValidator::new()),
+            Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
             Err("cannot read".into()),
         );
         assert_eq!(trials.len(), 1);
@@ -515,6 +515,7 @@ mod libtest {
         let dir = suite_copy();
         let validator = ReferenceValidator::new();
         let supported = validator.implementation().revisions;
+        let validator = Target::InProcess(Arc::new(validator));
         let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
         let set = load(dir.path());
         assert_eq!(
