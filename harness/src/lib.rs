@@ -25,6 +25,7 @@ pub mod libtest;
 pub mod process;
 pub mod report;
 pub mod runner;
+pub mod smoke;
 pub mod suite;
 pub mod summary;
 pub mod tree;

@@ -34,10 +34,18 @@ enum Command {
     Run(RunArgs),
     /// List the cases a `run` with the same options would run.
     List(SelectArgs),
+    /// Check an adapter on a few cases and explain what it does wrong.
+    Smoke(SmokeArgs),
     /// Lint the suite and print its rule-by-revision coverage table.
     Check(CheckArgs),
     /// Write expectations from the reference validator, showing the diff.
     Bless(BlessArgs),
+}
+
+#[derive(Debug, Args)]
+struct SmokeArgs {
+    #[command(flatten)]
+    external: ExternalArgs,
 }
 
 #[derive(Debug, Args)]
@@ -153,6 +161,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
+        Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
     };
@@ -263,6 +272,23 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
         Status::Success
     } else {
         Status::UsageOrSuite
+    })
+}
+
+fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
+    let validator = args
+        .external
+        .validator()?
+        .context("name the adapter to check with --validator \"CMD ARGS\"")?;
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let report = mcpdesc_conformance::smoke::smoke(&validator, &set);
+    print!("{}", report.render(&validator));
+    Ok(if report.unavailable {
+        Status::ValidatorUnavailable
+    } else if report.problems() > 0 {
+        Status::Failures
+    } else {
+        Status::Success
     })
 }
 

@@ -694,3 +694,177 @@ mod mutation {
         }
     }
 }
+
+/// `smoke` explains adapter mistakes in plain words.
+mod smoke {
+    use super::*;
+
+    fn smoke(mistake: &str) -> (Option<i32>, String) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+        let command = format!("python3 '{}' {mistake}", script.display());
+        let output = harness()
+            .args([
+                "smoke",
+                "--start-timeout",
+                "2",
+                "--timeout",
+                "2",
+                "--validator",
+                &command,
+            ])
+            .output()
+            .unwrap();
+        (output.status.code(), stdout_of(&output))
+    }
+
+    #[test]
+    fn a_correct_adapter_passes() {
+        let (code, stdout) = smoke("none");
+        assert_eq!(code, Some(0), "{stdout}");
+        assert_contains(
+            &stdout,
+            &[
+                "ok    start: protocol 1, `faulty` 0 (python)",
+                "ok    stop: exited with status 0",
+                "no problem found",
+            ],
+        );
+    }
+
+    #[test]
+    fn each_mistake_is_explained() {
+        let cases: [(&str, &[&str]); 9] = [
+            (
+                "silent-start",
+                &["no reply to `start` within 2.0s", "then flush stdout"],
+            ),
+            (
+                "protocol-2",
+                &["says `\"protocol\": 2`, but this harness speaks protocol 1"],
+            ),
+            (
+                "not-json",
+                &[
+                    "the reply is not JSON",
+                    "anything else (logs, progress) on stderr",
+                ],
+            ),
+            (
+                "no-seq",
+                &["the reply has no `seq`; echo the request's `\"seq\": "],
+            ),
+            ("wrong-seq", &["but answers the request with `\"seq\": "]),
+            (
+                "diagnostics-object",
+                &["`diagnostics` is a JSON object, not an array"],
+            ),
+            (
+                "relative-path",
+                &[
+                    "`path` \"info\" is not an RFC 6901 JSON pointer: it must be empty (the document root) or start with `/`",
+                ],
+            ),
+            (
+                "fatal-severity",
+                &["`severity` is \"fatal\"; use \"error\" or \"warning\""],
+            ),
+            (
+                "unknown-rule",
+                &["rule `my.own.rule` is in no catalog of the suite"],
+            ),
+        ];
+        for (mistake, explanations) in cases {
+            let (code, stdout) = smoke(mistake);
+            assert_eq!(code, Some(1), "{mistake}\n{stdout}");
+            assert_contains(&stdout, &["FAIL"]);
+            assert_contains(&stdout, explanations);
+        }
+    }
+
+    #[test]
+    fn an_adapter_that_cannot_start_exits_3() {
+        let output = harness()
+            .args(["smoke", "--validator", "/nonexistent/adapter --stdio"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(3));
+        assert_contains(
+            &stdout_of(&output),
+            &["cannot start `/nonexistent/adapter --stdio`"],
+        );
+    }
+}
+
+/// The reference validator reached three ways gives the same outcome for
+/// every case.
+mod modes {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+
+    use mcpdesc_conformance::case::Selection;
+    use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+    use mcpdesc_conformance::runner::{self, CaseResult, Outcome};
+    use mcpdesc_conformance::suite::SuiteSet;
+    use mcpdesc_conformance::tree::SuiteTree;
+    use mcpdesc_validator::ReferenceValidator;
+
+    /// `mcpdesc-validate`, built for this test run: it belongs to another
+    /// package, so Cargo does not build it for this one's tests by itself.
+    fn reference_binary() -> &'static PathBuf {
+        static BINARY: OnceLock<PathBuf> = OnceLock::new();
+        BINARY.get_or_init(|| {
+            let status = std::process::Command::new(env!("CARGO"))
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "mcpdesc-validator",
+                    "--bin",
+                    "mcpdesc-validate",
+                ])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            // This test binary is target/<profile>/deps/cli-<hash>.
+            let exe = std::env::current_exe().unwrap();
+            let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+            profile_dir.join(format!("mcpdesc-validate{}", std::env::consts::EXE_SUFFIX))
+        })
+    }
+
+    fn outcomes(results: &[CaseResult]) -> Vec<(String, String, Outcome)> {
+        results
+            .iter()
+            .map(|result| {
+                (
+                    result.fixture.clone(),
+                    result.revision.to_string(),
+                    result.outcome.clone(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn in_process_session_and_oneshot_agree_case_by_case() {
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let cases = Selection::default().cases(&set);
+        let in_process = outcomes(&runner::run_in_process(
+            &cases,
+            &set.rules,
+            &ReferenceValidator::new(),
+        ));
+        assert_eq!(in_process.len(), cases.len());
+        let binary = reference_binary().display().to_string();
+        for (flag, mode) in [("--stdio", Mode::Session), ("--oneshot", Mode::Oneshot)] {
+            let validator = ExternalValidator::new(vec![binary.clone(), flag.to_owned()], mode);
+            let run = external::run(&cases, &set.rules, &validator);
+            assert_eq!(run.unavailable, None);
+            let external = outcomes(&run.results);
+            for (left, right) in in_process.iter().zip(&external) {
+                assert_eq!(left, right, "{flag}");
+            }
+            assert_eq!(in_process.len(), external.len());
+        }
+    }
+}

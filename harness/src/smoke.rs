@@ -1,0 +1,278 @@
+//! `smoke`: a few cases that tell an adapter author, in plain words, what
+//! their adapter does wrong and what to do about it.
+
+use std::sync::Arc;
+
+use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest};
+
+use crate::external::{ExternalValidator, FailureKind, Mode, Session, oneshot};
+use crate::suite::SuiteSet;
+
+/// The fixtures smoke sends, when the suite has them: a valid and an
+/// invalid document of each suite.
+pub const FIXTURES: [&str; 4] = [
+    "document/expected-valid/minimal.json",
+    "document/expected-invalid/missing-info.json",
+    "elicitation/expected-valid/elicitation-declarations.json",
+    "elicitation/expected-invalid/elicitation-version-mismatch.json",
+];
+
+/// One thing smoke checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// What was checked (`start`, a case, `stop`).
+    pub subject: String,
+    /// `None` when it went right; otherwise what is wrong and what to do.
+    pub problem: Option<String>,
+    /// What happened, when it went right.
+    pub detail: String,
+}
+
+/// What smoke found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmokeReport {
+    /// Every check, in order.
+    pub checks: Vec<Check>,
+    /// Whether the validator could not be started at all.
+    pub unavailable: bool,
+}
+
+impl SmokeReport {
+    /// The number of problems found.
+    pub fn problems(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|check| check.problem.is_some())
+            .count()
+    }
+
+    /// The report as text: one line per check, explanations indented.
+    pub fn render(&self, validator: &ExternalValidator) -> String {
+        let mode = match validator.mode {
+            Mode::Session => "session mode",
+            Mode::Oneshot => "one-shot mode",
+        };
+        let mut text = format!("smoke test of `{}` ({mode})\n", validator.argv.join(" "));
+        for check in &self.checks {
+            match &check.problem {
+                None => text.push_str(&format!("  ok    {}: {}\n", check.subject, check.detail)),
+                Some(problem) => {
+                    text.push_str(&format!("  FAIL  {}\n", check.subject));
+                    for line in problem.lines() {
+                        text.push_str(&format!("        {line}\n"));
+                    }
+                }
+            }
+        }
+        match self.problems() {
+            0 => text.push_str("no problem found: the adapter speaks the contract\n"),
+            1 => text.push_str("1 problem found\n"),
+            n => text.push_str(&format!("{n} problems found\n")),
+        }
+        text
+    }
+}
+
+/// Runs the smoke checks of `validator` with documents from `set`.
+pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
+    let mut checks = Vec::new();
+    let validator_arc = Arc::new(validator.clone());
+    let mut session = Session::new(Arc::clone(&validator_arc));
+    let implementation = match validator.mode {
+        Mode::Session => match session.start() {
+            Ok(implementation) => {
+                checks.push(Check {
+                    subject: "start".into(),
+                    problem: None,
+                    detail: describe(&implementation),
+                });
+                implementation
+            }
+            Err(failure) => {
+                let spawn = failure.kind == FailureKind::Crash
+                    && failure.message.starts_with("cannot start");
+                let advice = match failure.kind {
+                    FailureKind::Timeout => format!(
+                        "\nthe adapter must read the `start` line from stdin and answer with one JSON object on one \
+                         line of stdout within {:.1}s, then flush stdout (most languages buffer a piped stdout: \
+                         flush after every line)",
+                        validator.start_timeout.as_secs_f64()
+                    ),
+                    FailureKind::Crash if !spawn => {
+                        "\nthe adapter must keep running and answer `start`; \
+                                                     its stderr (above) may say why it stopped"
+                            .to_owned()
+                    }
+                    _ => String::new(),
+                };
+                checks.push(Check {
+                    subject: "start".into(),
+                    problem: Some(format!("{}{advice}", failure.into_outcome_text())),
+                    detail: String::new(),
+                });
+                return SmokeReport {
+                    checks,
+                    unavailable: spawn,
+                };
+            }
+        },
+        Mode::Oneshot => Implementation {
+            revisions: Revision::ALL
+                .iter()
+                .map(|revision| revision.as_str().to_owned())
+                .collect(),
+            ..Implementation::default()
+        },
+    };
+    for id in FIXTURES {
+        let Some(entry) = set.entry(id) else {
+            continue;
+        };
+        let Ok(document) = &entry.fixture.document else {
+            continue;
+        };
+        let Some(revision) = entry.fixture.revisions().into_iter().find(|revision| {
+            implementation
+                .revisions
+                .iter()
+                .any(|name| name == revision.as_str())
+        }) else {
+            continue;
+        };
+        let subject = format!("{id} under {revision}");
+        let request = ValidateRequest {
+            case: id.to_owned(),
+            specification: SPECIFICATION_VERSION.to_owned(),
+            revision,
+            document: document.value.clone(),
+        };
+        let reply = match validator.mode {
+            Mode::Session => session.validate(&request),
+            Mode::Oneshot => oneshot(validator, &request),
+        };
+        let check = match reply {
+            Ok(Reply::Diagnostics(diagnostics)) => {
+                let unresolved: Vec<&str> = diagnostics
+                    .iter()
+                    .filter(|diagnostic| {
+                        mcpdesc_source::pointer::resolve(&document.value, &diagnostic.path)
+                            .is_none()
+                    })
+                    .map(|diagnostic| diagnostic.path.as_str())
+                    .collect();
+                let unknown: Vec<&str> = diagnostics
+                    .iter()
+                    .filter(|diagnostic| set.rules.get(&diagnostic.rule).is_none())
+                    .map(|diagnostic| diagnostic.rule.as_str())
+                    .collect();
+                if let Some(path) = unresolved.first() {
+                    Check {
+                        subject,
+                        problem: Some(format!(
+                            "a diagnostic's `path` {path:?} names nothing in the document; paths are RFC 6901 \
+                             pointers into the document as sent (`/tools/0/name`, `\"\"` for the root), not \
+                             file positions"
+                        )),
+                        detail: String::new(),
+                    }
+                } else if let Some(rule) = unknown.first() {
+                    Check {
+                        subject,
+                        problem: Some(format!(
+                            "rule `{rule}` is in no catalog of the suite; report the suite's rule IDs \
+                             (the catalogs under suites/ list them) so results can be compared"
+                        )),
+                        detail: String::new(),
+                    }
+                } else {
+                    Check {
+                        subject,
+                        problem: None,
+                        detail: format!("{} diagnostic(s)", diagnostics.len()),
+                    }
+                }
+            }
+            Ok(Reply::Skipped(skip)) => Check {
+                subject,
+                problem: None,
+                detail: format!("skipped ({})", skip.reason),
+            },
+            Ok(Reply::Error(error)) => Check {
+                subject,
+                problem: Some(format!(
+                    "the adapter replied with an `error` ({}); that is for a validator that fails on one case, \
+                     not for a document with problems: report those as `diagnostics`",
+                    error.message
+                )),
+                detail: String::new(),
+            },
+            Err(failure) => {
+                let advice = match failure.kind {
+                    FailureKind::Timeout => format!(
+                        "\nanswer every `validate` line with one line on stdout within {:.1}s, and flush stdout \
+                         after each line",
+                        validator.timeout.as_secs_f64()
+                    ),
+                    FailureKind::Crash => {
+                        "\nthe adapter must stay up for the whole session, answering one line \
+                                           per request, until it reads `stop`"
+                            .to_owned()
+                    }
+                    FailureKind::Protocol => String::new(),
+                };
+                Check {
+                    subject,
+                    problem: Some(format!("{}{advice}", failure.into_outcome_text())),
+                    detail: String::new(),
+                }
+            }
+        };
+        checks.push(check);
+    }
+    if validator.mode == Mode::Session {
+        // Restart if the last case killed the process, so `stop` is checked.
+        let started = session.start().is_ok();
+        if started {
+            let check = match session.stop() {
+                Some(status) if status.success() => Check {
+                    subject: "stop".into(),
+                    problem: None,
+                    detail: "exited with status 0".into(),
+                },
+                Some(status) => Check {
+                    subject: "stop".into(),
+                    problem: Some(format!("after `stop` the adapter ended with {status}; exit with status 0")),
+                    detail: String::new(),
+                },
+                None => Check {
+                    subject: "stop".into(),
+                    problem: Some(
+                        "the adapter did not exit within 2s of `{\"cmd\":\"stop\"}` (it was killed); exit with \
+                         status 0 when you read it, or when stdin ends"
+                            .into(),
+                    ),
+                    detail: String::new(),
+                },
+            };
+            checks.push(check);
+        }
+    }
+    SmokeReport {
+        checks,
+        unavailable: false,
+    }
+}
+
+fn describe(implementation: &Implementation) -> String {
+    format!(
+        "protocol 1, `{}` {} ({}), revisions {}",
+        implementation.name,
+        implementation.version,
+        if implementation.language.is_empty() {
+            "language not given"
+        } else {
+            &implementation.language
+        },
+        implementation.revisions.join(", ")
+    )
+}
