@@ -305,6 +305,32 @@ mod check {
     }
 
     #[test]
+    fn the_built_in_suite_is_clean_with_full_coverage() {
+        let output = harness().arg("check").output().unwrap();
+        let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        let table: Vec<&str> = stdout.lines().take_while(|line| !line.is_empty()).collect();
+        assert!(table.len() > 20, "{stdout}");
+        assert!(
+            table.iter().all(|row| !row.contains('!')),
+            "a coverage gap:\n{stdout}"
+        );
+        let totals = stdout.lines().last().unwrap_or_default();
+        let numbers: Vec<usize> = totals
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        let [suites, rules, fixtures, cases, problems] = numbers[..] else {
+            panic!("unexpected totals line: {totals}");
+        };
+        assert_eq!(
+            (suites, rules, problems),
+            (2, mcpdesc_validator::rule::ALL.len(), 0)
+        );
+        assert!(fixtures >= 60 && cases >= 150, "{totals}");
+    }
+
+    #[test]
     fn reports_what_is_wrong_with_a_suite_tree() {
         let dir = suite_copy();
         let fixture = dir
@@ -519,17 +545,17 @@ mod libtest {
         let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
         let set = load(dir.path());
         assert_eq!(
-            check_case(&set, fixture, Revision::R2025_06_18, &validator, &supported),
+            check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported),
             Ok(())
         );
         edit_one_pointer(dir.path());
         let set = load(dir.path());
         let failure =
-            check_case(&set, fixture, Revision::R2025_06_18, &validator, &supported).unwrap_err();
+            check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported).unwrap_err();
         assert_contains(
             &failure,
             &[
-                "FAIL elicitation/expected-invalid/declaration-name-pattern.json under 2025-06-18",
+                "FAIL elicitation/expected-invalid/declaration-name-pattern.json under 2024-11-05",
                 "-error mcpdesc.elicitation.name \"/tools/0/elicitations\"",
                 "+error mcpdesc.elicitation.name \"/tools/0/elicitations/0/name\"",
             ],

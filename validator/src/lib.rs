@@ -197,6 +197,29 @@ pub(crate) mod tests {
         with(json!({"prompts": [{"name": "prompt", "elicitations": declarations}]}))
     }
 
+    /// Where a finding about the property of [`property`] is reported when
+    /// its schema is the requested schema of [`prompt_with`]'s only
+    /// declaration.
+    pub(crate) const P: &str = "/prompts/0/elicitations/0/requestedSchema/properties/p";
+
+    /// A form schema whose only property, `p`, is `schema`.
+    pub(crate) fn property(schema: Value) -> Value {
+        json!({"type": "object", "properties": {"p": schema}})
+    }
+
+    /// Asserts that a prompt whose only form declaration requests `schema`
+    /// has exactly the errors `expected`, as (rule, path) pairs, under
+    /// 2025-11-25, where no revision-dependent schema rule applies.
+    #[track_caller]
+    pub(crate) fn check_schema(schema: Value, expected: &[(&str, &str)]) {
+        let doc = prompt_with(vec![form(json!({"requestedSchema": schema}))]);
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|&(rule, path)| (rule, path, E))
+            .collect();
+        assert_findings(&doc, R2025_11_25, &expected);
+    }
+
     /// The (rule, path, severity) triples found, in the validator's order.
     pub(crate) fn findings(
         document: &Value,

@@ -243,6 +243,31 @@ mod tests {
     }
 
     #[test]
+    fn a_non_array_declaration_scope_falls_back_to_the_primitive_scope() {
+        let doc = with(json!({"tools": [tool(json!({
+            "elicitations": [crate::tests::url(json!({"protocolVersions": "2025-11-25"}))]
+        }))]}));
+        let shape = (
+            crate::rule::ELICITATION_SHAPE,
+            "/tools/0/elicitations/0/protocolVersions",
+            E,
+        );
+        assert_findings(
+            &doc,
+            R2025_06_18,
+            &[
+                shape,
+                (
+                    crate::rule::ELICITATION_PROTOCOL_VERSION,
+                    "/tools/0/elicitations/0",
+                    E,
+                ),
+            ],
+        );
+        assert_findings(&doc, R2025_11_25, &[shape]);
+    }
+
+    #[test]
     fn scopes_narrow_and_include() {
         let root = json!({"protocolVersions": ["2025-06-18", 7]});
         let inner = json!({"protocolVersions": ["2026-07-28"]});

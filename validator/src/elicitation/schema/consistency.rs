@@ -123,31 +123,17 @@ mod tests {
         ELICITATION_FORM_SCHEMA_CONSISTENCY as CONSISTENCY,
         ELICITATION_FORM_SCHEMA_VOCABULARY as VOCABULARY,
     };
-    use crate::tests::{E, assert_findings, form, prompt_with};
+    use crate::tests::{E, P, check_schema, form, prompt_with, property};
 
     const REQUIRED: &str = "/prompts/0/elicitations/0/requestedSchema/required";
-    const P: &str = "/prompts/0/elicitations/0/requestedSchema/properties/p";
-
-    fn check(schema: Value, expected: &[(&str, &str)]) {
-        let doc = prompt_with(vec![form(json!({"requestedSchema": schema}))]);
-        let expected: Vec<_> = expected
-            .iter()
-            .map(|&(rule, path)| (rule, path, E))
-            .collect();
-        assert_findings(&doc, R2025_11_25, &expected);
-    }
-
-    fn property(schema: Value) -> Value {
-        json!({"type": "object", "properties": {"p": schema}})
-    }
 
     #[test]
     fn required_names_must_be_declared() {
-        check(
+        check_schema(
             json!({"type": "object", "properties": {"a": {"type": "boolean"}}, "required": ["a"]}),
             &[],
         );
-        check(
+        check_schema(
             json!({"type": "object", "properties": {"a": {"type": "boolean"}}, "required": ["a", "A"]}),
             &[(CONSISTENCY, REQUIRED)],
         );
@@ -155,27 +141,35 @@ mod tests {
 
     #[test]
     fn without_properties_every_required_name_is_unknown() {
-        check(
+        check_schema(
             json!({"type": "object", "required": ["a"]}),
             &[
                 (CONSISTENCY, REQUIRED),
                 (VOCABULARY, "/prompts/0/elicitations/0/requestedSchema"),
             ],
         );
-        check(
+        check_schema(
             json!({"type": "object", "required": []}),
             &[(VOCABULARY, "/prompts/0/elicitations/0/requestedSchema")],
+        );
+        // `properties` that is not an object declares nothing either.
+        check_schema(
+            json!({"type": "object", "properties": [{"a": {"type": "string"}}], "required": ["a"]}),
+            &[
+                (CONSISTENCY, REQUIRED),
+                (VOCABULARY, "/prompts/0/elicitations/0/requestedSchema"),
+            ],
         );
     }
 
     #[test]
     fn enum_names_match_enum_values_one_to_one() {
-        check(
+        check_schema(
             property(json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]})),
             &[],
         );
         for names in [json!(["A"]), json!(["A", "B", "C"]), json!([])] {
-            check(
+            check_schema(
                 property(json!({"type": "string", "enum": ["a", "b"], "enumNames": names})),
                 &[(CONSISTENCY, P)],
             );
@@ -184,21 +178,21 @@ mod tests {
 
     #[test]
     fn single_select_defaults_lie_within_the_choices() {
-        check(
+        check_schema(
             property(json!({"type": "string", "enum": ["a"], "default": "a"})),
             &[],
         );
-        check(
+        check_schema(
             property(json!({"type": "string", "enum": ["a"], "default": "b"})),
             &[(CONSISTENCY, P)],
         );
-        check(
+        check_schema(
             property(
                 json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}], "default": "a"}),
             ),
             &[],
         );
-        check(
+        check_schema(
             property(
                 json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}], "default": "A"}),
             ),
@@ -213,9 +207,9 @@ mod tests {
                 "type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "default": default
             }))
         };
-        check(untitled(json!(["x", "y"])), &[]);
-        check(untitled(json!([])), &[]);
-        check(untitled(json!(["x", "z"])), &[(CONSISTENCY, P)]);
+        check_schema(untitled(json!(["x", "y"])), &[]);
+        check_schema(untitled(json!([])), &[]);
+        check_schema(untitled(json!(["x", "z"])), &[(CONSISTENCY, P)]);
         let titled = |default: Value| {
             property(json!({
                 "type": "array",
@@ -223,8 +217,8 @@ mod tests {
                 "default": default
             }))
         };
-        check(titled(json!(["x"])), &[]);
-        check(titled(json!(["X"])), &[(CONSISTENCY, P)]);
+        check_schema(titled(json!(["x"])), &[]);
+        check_schema(titled(json!(["X"])), &[(CONSISTENCY, P)]);
     }
 
     #[test]
@@ -246,15 +240,15 @@ mod tests {
                 "{low}/{high}: {triples:?}"
             );
         }
-        check(
+        check_schema(
             property(json!({"type": "number", "minimum": 1, "maximum": 1})),
             &[],
         );
-        check(
+        check_schema(
             property(json!({"type": "number", "minimum": 1.5, "maximum": 2})),
             &[],
         );
-        check(
+        check_schema(
             property(json!({"type": "integer", "minimum": 10, "maximum": 1})),
             &[(CONSISTENCY, P)],
         );
@@ -264,11 +258,11 @@ mod tests {
     fn inconsistency_is_found_whatever_the_vocabulary() {
         // A number with string bounds, an enum on a boolean: the keywords
         // involved still have to agree.
-        check(
+        check_schema(
             property(json!({"type": "number", "minLength": 5, "maxLength": 1})),
             &[(CONSISTENCY, P), (VOCABULARY, P)],
         );
-        check(
+        check_schema(
             property(json!({"type": "boolean", "enum": [true], "default": false})),
             &[(CONSISTENCY, P), (VOCABULARY, P)],
         );
@@ -276,7 +270,7 @@ mod tests {
 
     #[test]
     fn non_numeric_bounds_are_not_compared() {
-        check(
+        check_schema(
             property(json!({"type": "number", "minimum": "9", "maximum": 1})),
             &[(VOCABULARY, P)],
         );

@@ -189,33 +189,15 @@ fn is_choice_items(value: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     use crate::rule::{
         ELICITATION_FORM_SCHEMA_CONSISTENCY as CONSISTENCY,
         ELICITATION_FORM_SCHEMA_VOCABULARY as VOCABULARY,
     };
-    use crate::tests::{E, assert_findings, form, prompt_with};
+    use crate::tests::{P, check_schema, property};
 
     const AT: &str = "/prompts/0/elicitations/0/requestedSchema";
-
-    /// A document whose only form schema is `schema`, validated where no
-    /// revision-dependent rule applies.
-    fn check(schema: Value, expected: &[(&str, &str)]) {
-        let doc = prompt_with(vec![form(json!({"requestedSchema": schema}))]);
-        let expected: Vec<_> = expected
-            .iter()
-            .map(|&(rule, path)| (rule, path, E))
-            .collect();
-        assert_findings(&doc, R2025_11_25, &expected);
-    }
-
-    fn property(schema: Value) -> Value {
-        json!({"type": "object", "properties": {"p": schema}})
-    }
-
-    const P: &str = "/prompts/0/elicitations/0/requestedSchema/properties/p";
 
     #[test]
     fn every_form_of_every_revision_is_accepted() {
@@ -240,7 +222,7 @@ mod tests {
             },
             "required": ["text", "b"]
         });
-        check(schema, &[]);
+        check_schema(schema, &[]);
     }
 
     #[test]
@@ -258,7 +240,7 @@ mod tests {
             json!({"type": "object", "properties": {}, "title": "Form"}),
             json!({"type": "object", "properties": {}, "x-extra": 1}),
         ] {
-            check(schema, &[(VOCABULARY, AT)]);
+            check_schema(schema, &[(VOCABULARY, AT)]);
         }
     }
 
@@ -306,7 +288,7 @@ mod tests {
             json!({"type": "array", "items": {"type": "string", "enum": ["a"]}, "minItems": "1"}),
             json!({"type": "array", "items": {"type": "string", "enum": ["a"]}, "uniqueItems": true}),
         ] {
-            check(property(schema), &[(VOCABULARY, P)]);
+            check_schema(property(schema), &[(VOCABULARY, P)]);
         }
     }
 
@@ -315,19 +297,19 @@ mod tests {
         let schema = property(json!({
             "type": "string", "enum": ["a"], "oneOf": [{"const": "a", "title": "A"}]
         }));
-        check(schema, &[(VOCABULARY, P)]);
+        check_schema(schema, &[(VOCABULARY, P)]);
     }
 
     #[test]
     fn a_wrongly_typed_enum_default_is_also_inconsistent() {
         let schema = property(json!({"type": "string", "enum": ["1"], "default": 1}));
-        check(schema, &[(CONSISTENCY, P), (VOCABULARY, P)]);
+        check_schema(schema, &[(CONSISTENCY, P), (VOCABULARY, P)]);
     }
 
     #[test]
     fn property_names_are_escaped() {
         let schema = json!({"type": "object", "properties": {"a/b~c": {"type": "date"}}});
-        check(
+        check_schema(
             schema,
             &[(
                 VOCABULARY,
