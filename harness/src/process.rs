@@ -6,8 +6,9 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,17 @@ use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
 
 /// How much of a validator's stderr is kept for reports.
 pub const STDERR_TAIL_BYTES: usize = 4096;
+
+/// How often a wait for output also checks whether the validator exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+
+/// How long output may still arrive after the validator exited while its
+/// stdout stays open (held by a process it started).
+const EXIT_GRACE: Duration = Duration::from_millis(100);
+
+/// How long, once the validator is gone, the harness waits for the rest of
+/// its stderr before quoting the tail.
+const STDERR_SETTLE: Duration = Duration::from_millis(250);
 
 /// Splits a command line into words, the way a POSIX shell would for plain
 /// words, single quotes, double quotes and backslashes (no expansion).
@@ -95,17 +107,23 @@ pub enum Output {
 
 /// A running validator process.
 pub struct Process {
-    child: Box<dyn ChildWrapper>,
+    /// Locked only for a non-blocking status check or for the final kill.
+    child: Mutex<Box<dyn ChildWrapper>>,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Disconnects when the stderr reader has seen the end of stderr.
+    stderr_end: Receiver<()>,
+    /// Set once the validator is known to be gone: its stdout reached its
+    /// end, or it exited, or it was killed.
+    gone: AtomicBool,
     done: bool,
 }
 
 impl std::fmt::Debug for Process {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Process")
-            .field("pid", &self.child.id())
+            .field("pid", &self.child().id())
             .finish()
     }
 }
@@ -153,15 +171,21 @@ impl Process {
             });
         }
 
-        let (lines, output) = mpsc::channel();
+        // At most one line waits to be read: a validator that writes more
+        // than it is asked for blocks on its own stdout instead of filling
+        // the harness's memory.
+        let (lines, output) = mpsc::sync_channel(1);
         if let Some(stdout) = stdout {
             thread::spawn(move || read_lines(stdout, max_line, &lines));
         }
 
         let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
+        let (stderr_open, stderr_end) = mpsc::channel::<()>();
         if let Some(mut pipe) = stderr_pipe {
             let tail = Arc::clone(&stderr);
             thread::spawn(move || {
+                // Dropped at the end of stderr, which disconnects `stderr_end`.
+                let _open = stderr_open;
                 let mut buffer = [0u8; 4096];
                 while let Ok(read) = pipe.read(&mut buffer) {
                     if read == 0 {
@@ -177,12 +201,30 @@ impl Process {
         }
 
         Ok(Process {
-            child,
+            child: Mutex::new(child),
             input: Some(input),
             output,
             stderr,
+            stderr_end,
+            gone: AtomicBool::new(false),
             done: false,
         })
+    }
+
+    fn child(&self) -> MutexGuard<'_, Box<dyn ChildWrapper>> {
+        // A panic while the lock was held cannot leave the child in a state
+        // worse than unknown; keep using it.
+        self.child
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The validator's own exit status, when it has exited; reaps it.
+    ///
+    /// This asks about the validator alone (the process the harness
+    /// started), not its process group: a process it started may outlive it.
+    fn exit_status(&self) -> Option<ExitStatus> {
+        self.child().inner_mut().try_wait().ok().flatten()
     }
 
     /// Queues `bytes` for the validator's stdin.
@@ -201,17 +243,64 @@ impl Process {
 
     /// The next thing the validator wrote on stdout, waiting until
     /// `deadline` at most (`None` when it passes first).
+    ///
+    /// When the validator exits while something it started keeps its stdout
+    /// open, the output still counts as ended: once the validator is gone
+    /// and nothing more arrives for a moment, this gives [`Output::End`]
+    /// rather than waiting for the deadline.
     pub fn next_output(&self, deadline: Instant) -> Option<Output> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.output.recv_timeout(wait) {
-            Ok(output) => Some(output),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some(Output::End),
+        let mut exited_at: Option<Instant> = None;
+        loop {
+            let now = Instant::now();
+            let until = match exited_at {
+                Some(at) => deadline.min(at + EXIT_GRACE),
+                None => deadline.min(now + EXIT_POLL),
+            };
+            match self
+                .output
+                .recv_timeout(until.saturating_duration_since(now))
+            {
+                Ok(output) => {
+                    if matches!(output, Output::End | Output::Partial(_)) {
+                        self.gone.store(true, Ordering::SeqCst);
+                    }
+                    return Some(output);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.gone.store(true, Ordering::SeqCst);
+                    return Some(Output::End);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            match exited_at {
+                Some(at) if now >= at + EXIT_GRACE => {
+                    self.gone.store(true, Ordering::SeqCst);
+                    return Some(Output::End);
+                }
+                Some(_) => {}
+                None => {
+                    if self.exit_status().is_some() {
+                        exited_at = Some(now);
+                    }
+                }
+            }
         }
     }
 
-    /// The last bytes the validator wrote on stderr, as text.
+    /// The last bytes the validator wrote on stderr, as text. Once the
+    /// validator is gone (its output ended, or it exited or was killed),
+    /// this first waits a moment for the rest of its stderr, so that the
+    /// tail ends with its last words.
     pub fn stderr_tail(&self) -> String {
+        if self.gone.load(Ordering::SeqCst) {
+            // Returns at the end of stderr, or after the settling time when
+            // something the validator started still holds stderr open.
+            let _ = self.stderr_end.recv_timeout(STDERR_SETTLE);
+        }
         match self.stderr.lock() {
             Ok(tail) => {
                 let bytes: Vec<u8> = tail.iter().copied().collect();
@@ -228,7 +317,9 @@ impl Process {
         self.close_input();
         let mut status = None;
         while Instant::now() < deadline {
-            match self.child.try_wait() {
+            // The validator's own status: its group may still hold processes
+            // it started, which the kill below ends.
+            match self.child().inner_mut().try_wait() {
                 Ok(Some(exit)) => {
                     status = Some(exit);
                     break;
@@ -248,9 +339,17 @@ impl Process {
         }
         self.done = true;
         self.input = None;
+        self.gone.store(true, Ordering::SeqCst);
+        let mut child = self.child();
         // The group may be gone already; either way nothing is left to kill.
-        let _ = self.child.start_kill();
-        let _ = self.child.wait();
+        let _ = child.start_kill();
+        // The validator itself too, in case it left its group: otherwise the
+        // wait below could block for ever. Only while it is not reaped, so
+        // that its process ID cannot have been reused.
+        if matches!(child.inner_mut().try_wait(), Ok(None)) {
+            let _ = child.inner_mut().start_kill();
+        }
+        let _ = child.wait();
     }
 }
 
@@ -260,7 +359,7 @@ impl Drop for Process {
     }
 }
 
-fn read_lines(stdout: impl Read, max_line: usize, lines: &Sender<Output>) {
+fn read_lines(stdout: impl Read, max_line: usize, lines: &SyncSender<Output>) {
     let mut reader = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();

@@ -323,4 +323,25 @@ mod tests {
             );
         }
     }
+
+    proptest::proptest! {
+        /// Whatever a validator writes, decoding gives a reply or an
+        /// explanation; never a panic.
+        #[test]
+        fn arbitrary_lines_never_panic(line in ".{0,300}", seq in proptest::option::of(0u64..4)) {
+            let _ = decode_reply(&line, seq);
+            let _ = decode_start(&line);
+        }
+
+        /// Lines that look like replies, with every member in doubt.
+        #[test]
+        fn reply_shaped_lines_never_panic(
+            seq in "(1|\"1\"|-1|1.5|null)",
+            body in "(\\[\\]|\\{\\}|\\[\\{\"rule\":1\\}\\]|\\[\\{\"rule\":\"r\",\"path\":\"~\",\"severity\":\"error\"\\}\\]|null|\"x\")",
+            key in "(diagnostics|skipped|error|other)",
+        ) {
+            let line = format!("{{\"seq\":{seq},\"{key}\":{body}}}");
+            let _ = decode_reply(&line, Some(1));
+        }
+    }
 }

@@ -46,11 +46,26 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
     file: &str,
     bytes: &[u8],
 ) -> Result<T, LoadError> {
+    check_size(file, bytes)?;
     let text = std::str::from_utf8(bytes).map_err(|error| {
         let position = Position::of_offset(bytes, error.valid_up_to());
         LoadError::new(file, position, "file is not valid UTF-8")
     })?;
     yaml::parse(file, text)
+}
+
+fn check_size(file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(LoadError::new(
+            file,
+            Position::START,
+            format!(
+                "the file is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
+                bytes.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A loaded document: its JSON value and where each of its values starts.
@@ -72,16 +87,7 @@ pub struct Document {
 /// A [`LoadError`] for text that is not UTF-8, too large or too deep, not
 /// well-formed, or outside the restricted serialization rules.
 pub fn load(file: &str, bytes: &[u8], format: Format) -> Result<Document, LoadError> {
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(LoadError::new(
-            file,
-            Position::START,
-            format!(
-                "document is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
-                bytes.len()
-            ),
-        ));
-    }
+    check_size(file, bytes)?;
     let text = std::str::from_utf8(bytes).map_err(|error| {
         let position = Position::of_offset(bytes, error.valid_up_to());
         LoadError::new(file, position, "document is not valid UTF-8")
@@ -95,4 +101,58 @@ pub fn load(file: &str, bytes: &[u8], format: Format) -> Result<Document, LoadEr
         format,
         locations,
     })
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Any bytes, in either format, load or fail with a place; never a panic.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            for format in [Format::Json, Format::Yaml] {
+                if let Err(error) = load("fuzz", &bytes, format) {
+                    prop_assert!(error.position.line >= 1 && error.position.column >= 1);
+                }
+            }
+        }
+
+        /// Text made of the characters that matter to both grammars.
+        #[test]
+        fn structured_noise_never_panics(text in "[-{}\\[\\]:,\"'&*!#|>?~0-9a-z \n\t.]{0,200}") {
+            for format in [Format::Json, Format::Yaml] {
+                let _ = load("fuzz", text.as_bytes(), format);
+            }
+        }
+
+        /// Every pointer the location map holds resolves in the loaded value.
+        #[test]
+        fn mapped_pointers_resolve(value in json_value()) {
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let document = load("gen.json", text.as_bytes(), Format::Json).unwrap();
+            prop_assert_eq!(&document.value, &value);
+            for pointer in document.locations.pointers() {
+                prop_assert!(pointer::resolve(&document.value, pointer).is_some(), "{}", pointer);
+            }
+        }
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[a-z~/ é]{0,6}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                proptest::collection::btree_map("[a-z~/ ]{0,4}", inner, 0..6)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
 }
