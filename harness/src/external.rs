@@ -206,6 +206,19 @@ impl Session {
                 None,
             ));
         };
+        // Output between replies would otherwise be read as the next reply
+        // and blamed on it with a puzzling `seq` mismatch.
+        if let Some(Output::Line(line) | Output::Partial(line)) = process.unread_output() {
+            return Err(Failure::new(
+                FailureKind::Protocol,
+                format!(
+                    "before this request the validator wrote a line nobody asked for: {}; \
+                     write exactly one line per request on stdout, and everything else on stderr",
+                    wire::excerpt(&line)
+                ),
+                Some(process),
+            ));
+        }
         self.seq += 1;
         let seq = self.seq;
         process.send(line_of(&Command::Validate {
@@ -216,6 +229,15 @@ impl Session {
         let line = read_reply(process, deadline, self.validator.timeout, "the request")?;
         wire::decode_reply(&line, Some(seq))
             .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(process)))
+    }
+
+    /// A line the validator wrote that no request asked for, if one waits
+    /// (used by `smoke` after a short pause, to catch extra output).
+    pub fn unread_line(&self) -> Option<String> {
+        match self.process.as_ref()?.unread_output()? {
+            Output::Line(line) | Output::Partial(line) => Some(line),
+            _ => None,
+        }
     }
 
     /// Kills the process; the next case starts a fresh one.
@@ -418,15 +440,24 @@ impl Pool {
                 idle.push(session);
                 implementation
             }
-            Mode::Oneshot => Implementation {
-                name: validator.argv.join(" "),
-                version: String::new(),
-                revisions: Revision::ALL
-                    .iter()
-                    .map(|revision| revision.as_str().to_owned())
-                    .collect(),
-                ..Implementation::default()
-            },
+            Mode::Oneshot => {
+                if let Some(program) = validator.argv.first()
+                    && !program_exists(program)
+                {
+                    return Err(format!(
+                        "the validator could not be started: cannot find `{program}` (give a path, or a program on PATH)"
+                    ));
+                }
+                Implementation {
+                    name: validator.argv.join(" "),
+                    version: String::new(),
+                    revisions: Revision::ALL
+                        .iter()
+                        .map(|revision| revision.as_str().to_owned())
+                        .collect(),
+                    ..Implementation::default()
+                }
+            }
         };
         Ok(Pool {
             validator,
@@ -578,4 +609,15 @@ impl Failure {
             _ => String::new(),
         }
     }
+}
+
+/// Whether `program` names an existing file (when it holds a `/`) or a file
+/// in a `PATH` folder, as spawning it would look it up.
+fn program_exists(program: &str) -> bool {
+    let path = std::path::Path::new(program);
+    if program.contains('/') {
+        return path.is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }

@@ -107,8 +107,8 @@ struct ExternalArgs {
     max_line_bytes: usize,
     /// Give up on the validator after this many crashes, timeouts or
     /// protocol errors in a row; the remaining cases are reported as not run.
-    #[arg(long, value_name = "N", default_value = "10")]
-    max_consecutive_failures: usize,
+    #[arg(long, value_name = "N", default_value = "10", value_parser = clap::value_parser!(u32).range(1..))]
+    max_consecutive_failures: u32,
 }
 
 impl ExternalArgs {
@@ -126,7 +126,8 @@ impl ExternalArgs {
         validator.timeout = duration(self.timeout, "--timeout")?;
         validator.start_timeout = duration(self.start_timeout, "--start-timeout")?;
         validator.max_line = self.max_line_bytes;
-        validator.max_consecutive_failures = self.max_consecutive_failures.max(1);
+        validator.max_consecutive_failures =
+            usize::try_from(self.max_consecutive_failures).unwrap_or(usize::MAX);
         if let Some(jobs) = self.jobs {
             validator.jobs = usize::from(jobs);
         }
@@ -253,6 +254,9 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     Ok(if suite_errors || !set.problems.is_empty() {
         Status::UsageOrSuite
     } else if summary.total.failed_at(level) > 0 {
+        Status::Failures
+    } else if summary.total.judged() == 0 {
+        eprintln!("error: no case was judged: the validator skipped every selected case");
         Status::Failures
     } else {
         Status::Success

@@ -241,6 +241,12 @@ impl Process {
         self.input = None;
     }
 
+    /// Something the validator wrote on stdout that nobody has read yet, if
+    /// there is anything; never waits.
+    pub fn unread_output(&self) -> Option<Output> {
+        self.output.try_recv().ok()
+    }
+
     /// The next thing the validator wrote on stdout, waiting until
     /// `deadline` at most (`None` when it passes first).
     ///

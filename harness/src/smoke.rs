@@ -5,7 +5,12 @@ use std::sync::Arc;
 
 use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest};
 
-use crate::external::{ExternalValidator, FailureKind, Mode, Session, oneshot};
+use std::time::Duration;
+
+use crate::external::{ExternalValidator, Failure, FailureKind, Mode, Session, oneshot};
+
+/// How long smoke waits after each reply for output nobody asked for.
+const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
 use crate::suite::SuiteSet;
 
 /// The fixtures smoke sends, when the suite has them: a valid and an
@@ -147,7 +152,23 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             document: document.value.clone(),
         };
         let reply = match validator.mode {
-            Mode::Session => session.validate(&request),
+            Mode::Session => session.validate(&request).and_then(|reply| {
+                // Give extra output a moment to arrive, so that it is
+                // blamed here and not on the next case.
+                std::thread::sleep(EXTRA_OUTPUT_WAIT);
+                match session.unread_line() {
+                    None => Ok(reply),
+                    Some(line) => Err(Failure {
+                        kind: FailureKind::Protocol,
+                        message: format!(
+                            "after its reply the validator wrote another line nobody asked for: {}; \
+                             write exactly one line per request on stdout, and everything else on stderr",
+                            crate::wire::excerpt(&line)
+                        ),
+                        stderr: String::new(),
+                    }),
+                }
+            }),
             Mode::Oneshot => oneshot(validator, &request),
         };
         let check = match reply {

@@ -759,7 +759,7 @@ mod smoke {
 
     #[test]
     fn each_mistake_is_explained() {
-        let cases: [(&str, &[&str]); 9] = [
+        let cases: [(&str, &[&str]); 10] = [
             (
                 "silent-start",
                 &["no reply to `start` within 2.0s", "then flush stdout"],
@@ -798,12 +798,45 @@ mod smoke {
                 "unknown-rule",
                 &["rule `my.own.rule` is in no catalog of the suite"],
             ),
+            (
+                "extra-line",
+                &[
+                    "after its reply the validator wrote another line nobody asked for: \"{\\\"progress\\\": \\\"done\\\"}\"",
+                ],
+            ),
         ];
         for (mistake, explanations) in cases {
             let (code, stdout) = smoke(mistake);
             assert_eq!(code, Some(1), "{mistake}\n{stdout}");
             assert_contains(&stdout, &["FAIL"]);
             assert_contains(&stdout, explanations);
+        }
+    }
+
+    #[test]
+    fn a_run_in_which_every_case_is_skipped_is_not_a_pass() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+        let command = format!("python3 '{}' future-revisions-only", script.display());
+        let output = harness()
+            .args(["run", "--suite", "document", "--validator", &command])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", stdout_of(&output));
+        assert_contains(
+            &stderr_of(&output),
+            &["no case was judged: the validator skipped every selected case"],
+        );
+    }
+
+    #[test]
+    fn a_oneshot_program_that_does_not_exist_exits_3() {
+        for program in ["/nonexistent/validator", "no-such-validator-on-path"] {
+            let output = harness()
+                .args(["run", "--oneshot", "--validator", program])
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(3), "{program}");
+            assert_contains(&stderr_of(&output), &[&format!("cannot find `{program}`")]);
         }
     }
 

@@ -3,7 +3,7 @@
 
 Usage: faulty_adapter.py MISTAKE, where MISTAKE is one of: none, silent-start,
 protocol-2, not-json, no-seq, wrong-seq, diagnostics-object, relative-path,
-fatal-severity, unknown-rule.
+fatal-severity, unknown-rule, extra-line, future-revisions-only.
 """
 import json
 import sys
@@ -31,6 +31,8 @@ for line in sys.stdin:
     if command == "start":
         if MISTAKE == "silent-start":
             continue
+        if MISTAKE == "future-revisions-only":
+            IMPLEMENTATION["revisions"] = ["2099-01-01"]
         send(json.dumps({"protocol": 2 if MISTAKE == "protocol-2" else 1, "implementation": IMPLEMENTATION}))
         continue
     seq = message["seq"]
@@ -52,3 +54,5 @@ for line in sys.stdin:
     elif MISTAKE == "unknown-rule":
         reply["diagnostics"] = [dict(diagnostic, rule="my.own.rule")]
     send(json.dumps(reply))
+    if MISTAKE == "extra-line":
+        send(json.dumps({"progress": "done"}))
