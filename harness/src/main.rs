@@ -248,19 +248,15 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     }
     let summary = Summary::of(&results);
     writeln!(out, "\n{}", report::summary(&summary, level))?;
-    let suite_errors = results
-        .iter()
-        .any(|result| matches!(result.outcome, runner::Outcome::SuiteError(_)));
-    Ok(if suite_errors || !set.problems.is_empty() {
-        Status::UsageOrSuite
-    } else if summary.total.failed_at(level) > 0 {
-        Status::Failures
-    } else if summary.total.judged() == 0 {
+    if summary.total.judged() == 0 {
         eprintln!("error: no case was judged: the validator skipped every selected case");
-        Status::Failures
-    } else {
-        Status::Success
-    })
+    }
+    Ok(Status::of_run(
+        &results,
+        &summary,
+        set.problems.len(),
+        level,
+    ))
 }
 
 fn list(args: SelectArgs) -> anyhow::Result<Status> {

@@ -1,0 +1,264 @@
+//! Throughput of the harness, printed as ratios against the product targets.
+//!
+//! `cargo bench -p mcpdesc-conformance` builds a deterministic corpus from
+//! the built-in suite (its fixtures repeated under new names, with
+//! expectations from the reference validator) and measures, on one worker:
+//!
+//! - calling the reference validator directly on every case, the baseline;
+//! - the harness running the same cases in process (target: at most 10 %
+//!   slower than the baseline);
+//! - session mode through `mcpdesc-validate --stdio` (target: at least half
+//!   the in-process throughput);
+//! - one-shot mode through `mcpdesc-validate --oneshot` on a sample
+//!   (target: session mode at least 10 times faster);
+//! - time per case at 1,000 and at 20,000 cases (target: within 20 %), and
+//!   peak memory after the 20,000-case run (target: under 150 MB).
+//!
+//! `MCPDESC_BENCH_CASES=N` changes the large corpus size. Nothing here
+//! asserts a time: it prints numbers.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use mcpdesc_conformance::case::Selection;
+use mcpdesc_conformance::expectation::{Expectation, Finding};
+use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::runner;
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_protocol::Revision;
+use mcpdesc_validator::ReferenceValidator;
+
+fn main() {
+    // `cargo bench` passes `--bench`; this binary takes no options.
+    let large: usize = std::env::var("MCPDESC_BENCH_CASES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(20_000);
+    let small = 1_000.min(large);
+    let binary = reference_binary();
+
+    let corpus = build_corpus(small);
+    let cases = Selection::default().cases(&corpus);
+    let direct = time(|| {
+        for case in &cases {
+            if let Ok(document) = &case.entry.fixture.document {
+                std::hint::black_box(mcpdesc_validator::validate(&document.value, case.revision));
+            }
+        }
+    });
+    let one_worker = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let in_process = time(|| {
+        one_worker
+            .install(|| runner::run_in_process(&cases, &corpus.rules, &ReferenceValidator::new()));
+    });
+    let session = time(|| {
+        let mut validator =
+            ExternalValidator::new(vec![binary.clone(), "--stdio".into()], Mode::Session);
+        validator.jobs = 1;
+        let run = external::run(&cases, &corpus.rules, &validator);
+        assert_eq!(
+            run.unavailable, None,
+            "mcpdesc-validate --stdio did not start"
+        );
+    });
+    let sample = &cases[..cases.len().min(200)];
+    let oneshot = time(|| {
+        let mut validator =
+            ExternalValidator::new(vec![binary.clone(), "--oneshot".into()], Mode::Oneshot);
+        validator.jobs = 1;
+        external::run(sample, &corpus.rules, &validator);
+    });
+
+    let large_corpus = build_corpus(large);
+    let large_cases = Selection::default().cases(&large_corpus);
+    let large_run = time(|| {
+        one_worker.install(|| {
+            runner::run_in_process(
+                &large_cases,
+                &large_corpus.rules,
+                &ReferenceValidator::new(),
+            )
+        });
+    });
+    let all_cores = time(|| {
+        runner::run_in_process(
+            &large_cases,
+            &large_corpus.rules,
+            &ReferenceValidator::new(),
+        );
+    });
+
+    let per_case = |total: Duration, count: usize| total.as_secs_f64() * 1e6 / count.max(1) as f64;
+    let direct_us = per_case(direct, cases.len());
+    let in_process_us = per_case(in_process, cases.len());
+    let session_us = per_case(session, cases.len());
+    let oneshot_us = per_case(oneshot, sample.len());
+    let small_us = in_process_us;
+    let large_us = per_case(large_run, large_cases.len());
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "corpus: {} cases (small), {} cases (large); one worker unless said",
+        cases.len(),
+        large_cases.len()
+    );
+    let _ = writeln!(
+        text,
+        "{:<44} {:>12} {:>10} {:>10}",
+        "measure", "µs per case", "ratio", "target"
+    );
+    let row = |text: &mut String, name: &str, micros: f64, ratio: String, target: &str| {
+        let _ = writeln!(text, "{name:<44} {micros:>12.1} {ratio:>10} {target:>10}");
+    };
+    row(
+        &mut text,
+        "validator called directly",
+        direct_us,
+        "1.00".into(),
+        "",
+    );
+    row(
+        &mut text,
+        "harness, in process (overhead)",
+        in_process_us,
+        format!("{:.2}", in_process_us / direct_us),
+        "<= 1.10",
+    );
+    row(
+        &mut text,
+        "session mode (in-process / session)",
+        session_us,
+        format!("{:.2}", in_process_us / session_us),
+        ">= 0.50",
+    );
+    row(
+        &mut text,
+        "one-shot mode (one-shot / session)",
+        oneshot_us,
+        format!("{:.1}", oneshot_us / session_us),
+        ">= 10",
+    );
+    row(
+        &mut text,
+        &format!("in process at {} cases (vs small)", large_cases.len()),
+        large_us,
+        format!("{:.2}", large_us / small_us),
+        "<= 1.20",
+    );
+    row(
+        &mut text,
+        "in process, every core, large corpus",
+        per_case(all_cores, large_cases.len()),
+        format!("{:.2}", per_case(all_cores, large_cases.len()) / large_us),
+        "",
+    );
+    let _ = writeln!(
+        text,
+        "peak memory (VmHWM): {} (target < 150 MB)",
+        peak_memory()
+    );
+    print!("{text}");
+}
+
+fn time(work: impl FnOnce()) -> Duration {
+    let started = Instant::now();
+    work();
+    started.elapsed()
+}
+
+/// The built-in suite's fixtures repeated under new names until the corpus
+/// has at least `cases` cases, each with its expectation from the reference
+/// validator. Deterministic: the same size gives the same corpus.
+fn build_corpus(cases: usize) -> SuiteSet {
+    let base = SuiteSet::load(SuiteTree::embedded());
+    let mut files: Vec<(String, Vec<u8>)> = base
+        .tree
+        .under("suites/")
+        .map(|(name, bytes)| (name.to_owned(), bytes.to_vec()))
+        .collect();
+    let entries: Vec<_> = base
+        .suites
+        .iter()
+        .flat_map(|suite| &suite.entries)
+        .collect();
+    let mut count = 0;
+    let mut copy = 0;
+    while count < cases {
+        for entry in &entries {
+            let fixture = &entry.fixture;
+            let Ok(document) = &fixture.document else {
+                continue;
+            };
+            let (folder, file) = fixture.name.split_once('/').unwrap_or(("", &fixture.name));
+            let name = format!("{folder}/copy{copy:05}-{file}");
+            let id = format!("{}/{name}", fixture.suite);
+            let revisions = Revision::of_document(&document.value);
+            count += revisions.len();
+            let expectation = Expectation {
+                fixture: id,
+                revisions: revisions
+                    .into_iter()
+                    .map(|revision| {
+                        let findings = mcpdesc_validator::validate(&document.value, revision);
+                        (revision, findings.iter().map(Finding::of).collect())
+                    })
+                    .collect(),
+            };
+            files.push((
+                format!("fixtures/{}/{name}", fixture.suite),
+                fixture.text.clone().into_bytes(),
+            ));
+            files.push((
+                format!("expected/{}/{name}.yaml", fixture.suite),
+                expectation.render().into_bytes(),
+            ));
+            if count >= cases {
+                break;
+            }
+        }
+        copy += 1;
+    }
+    SuiteSet::load(SuiteTree::from_files(files))
+}
+
+/// `mcpdesc-validate` in release mode, built if needed.
+fn reference_binary() -> String {
+    let status = std::process::Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "mcpdesc-validator",
+            "--bin",
+            "mcpdesc-validate",
+        ])
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building mcpdesc-validate failed");
+    let exe = std::env::current_exe().expect("the bench knows where it is");
+    let release = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/release/deps/<bench>");
+    release
+        .join(format!("mcpdesc-validate{}", std::env::consts::EXE_SUFFIX))
+        .display()
+        .to_string()
+}
+
+fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmHWM:"))
+                .map(|line| line["VmHWM:".len()..].trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown (no /proc/self/status)".to_owned())
+}
