@@ -143,7 +143,7 @@ pub fn judge(
         case: fixture.id(),
         specification: SPECIFICATION_VERSION.to_owned(),
         revision: case.revision,
-        document: document.value.clone(),
+        document: std::sync::Arc::clone(&document.value),
     };
     let started = Instant::now();
     let reply = call(&request);

@@ -1176,7 +1176,7 @@ mod schemas {
                     case: "document/expected-valid/x.json".into(),
                     specification: "0.9.0".into(),
                     revision,
-                    document: json!(["any", "JSON"]),
+                    document: json!(["any", "JSON"]).into(),
                 },
             };
             assert_valid(

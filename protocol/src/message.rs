@@ -1,6 +1,8 @@
 //! One validation exchange: the request a validator gets and the reply it gives.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::{Diagnostic, Implementation, Revision};
@@ -16,7 +18,9 @@ pub struct ValidateRequest {
     /// The MCP protocol revision the document is checked for.
     pub revision: Revision,
     /// The document, as JSON (YAML fixtures are converted before sending).
-    pub document: Value,
+    /// Shared, so that handing the same fixture to a validator for each of
+    /// its revisions copies nothing.
+    pub document: Arc<Value>,
 }
 
 /// Why a validator declined a case.
@@ -114,7 +118,7 @@ mod tests {
                 case: "s/expected-invalid/x.json".into(),
                 specification: "0.9.0".into(),
                 revision: Revision::R2025_06_18,
-                document: json!({"a": 1}),
+                document: Arc::new(json!({"a": 1})),
             },
         };
         assert_eq!(

@@ -27,6 +27,8 @@ pub use error::LoadError;
 pub use format::Format;
 pub use location::{Locations, Position};
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 /// The largest document accepted, in bytes.
@@ -71,8 +73,9 @@ fn check_size(file: &str, bytes: &[u8]) -> Result<(), LoadError> {
 /// A loaded document: its JSON value and where each of its values starts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document {
-    /// The document as JSON.
-    pub value: Value,
+    /// The document as JSON, shared so that every case of a fixture can
+    /// hand it to a validator without copying it.
+    pub value: Arc<Value>,
     /// The serialization it was read from.
     pub format: Format,
     /// Where each JSON pointer's value starts in the source text.
@@ -97,7 +100,7 @@ pub fn load(file: &str, bytes: &[u8], format: Format) -> Result<Document, LoadEr
         Format::Yaml => yaml::load(file, text)?,
     };
     Ok(Document {
-        value,
+        value: Arc::new(value),
         format,
         locations,
     })
@@ -133,7 +136,7 @@ mod properties {
         fn mapped_pointers_resolve(value in json_value()) {
             let text = serde_json::to_string_pretty(&value).unwrap_or_default();
             let document = load("gen.json", text.as_bytes(), Format::Json).unwrap();
-            prop_assert_eq!(&document.value, &value);
+            prop_assert_eq!(&*document.value, &value);
             for pointer in document.locations.pointers() {
                 prop_assert!(pointer::resolve(&document.value, pointer).is_some(), "{}", pointer);
             }

@@ -303,7 +303,7 @@ pub(crate) mod tests {
             case: "test".to_owned(),
             specification: specification.to_owned(),
             revision: R2024_11_05,
-            document,
+            document: document.into(),
         }
     }
 
