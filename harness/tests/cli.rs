@@ -1519,7 +1519,8 @@ mod schemas {
     }
 }
 
-/// Helpers for the tests that run Python validators: finding `python3`,
+/// Helpers for the tests that run Python validators (`python3` must be on
+/// PATH, as it is in CI):
 /// a small fixed suite tree, running the harness on it and reading back
 /// every case's outcome, and looking for processes left behind.
 mod external_support {
@@ -1535,19 +1536,6 @@ mod external_support {
     use serde_json::{Value, json};
 
     use super::*;
-
-    /// Whether `python3` runs; when it does not, the caller skips its test
-    /// with a message (CI has it).
-    pub fn python3_available(test: &str) -> bool {
-        let found = std::process::Command::new("python3")
-            .arg("--version")
-            .output()
-            .is_ok_and(|output| output.status.success());
-        if !found {
-            eprintln!("skipped {test}: python3 is not on PATH");
-        }
-        found
-    }
 
     /// A file under `harness/tests/support/`.
     pub fn support(name: &str) -> PathBuf {
@@ -1836,7 +1824,7 @@ mod python_example {
     use mcpdesc_conformance::tree::SuiteTree;
     use serde_json::Value;
 
-    use super::external_support::{python3_available, word};
+    use super::external_support::word;
     use super::*;
 
     fn script() -> PathBuf {
@@ -1845,9 +1833,6 @@ mod python_example {
 
     #[test]
     fn its_outcome_on_the_built_in_suite_case_by_case() {
-        if !python3_available("python_example::its_outcome_on_the_built_in_suite_case_by_case") {
-            return;
-        }
         let set = SuiteSet::load(SuiteTree::embedded());
         let cases = Selection::default().cases(&set);
         let validator = ExternalValidator::new(
@@ -1911,9 +1896,6 @@ mod python_example {
     /// Whatever it reads, it answers or logs, and goes on.
     #[test]
     fn it_survives_any_input() {
-        if !python3_available("python_example::it_survives_any_input") {
-            return;
-        }
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let mut input: Vec<u8> = Vec::new();
         for line in [
@@ -1991,9 +1973,7 @@ mod python_example {
 mod misbehaviour {
     use std::time::Duration;
 
-    use super::external_support::{
-        MiniSuite, left_behind, marker, outcomes, python3_available, run,
-    };
+    use super::external_support::{MiniSuite, left_behind, marker, outcomes, run};
     use super::*;
 
     const PASS: &str = "pass";
@@ -2055,17 +2035,11 @@ mod misbehaviour {
 
     #[test]
     fn a_well_behaved_validator_passes_every_case() {
-        if !python3_available("misbehaviour::a_well_behaved_validator_passes_every_case") {
-            return;
-        }
         check("none", &[], 0, [PASS; 7], 0);
     }
 
     #[test]
     fn a_crash_fails_that_case_with_the_stderr_tail_and_the_run_goes_on() {
-        if !python3_available("misbehaviour::a_crash_fails_that_case") {
-            return;
-        }
         let report = check("crash 2", &[], 1, every_second("crashed"), 0);
         assert_contains(
             &report,
@@ -2080,9 +2054,6 @@ mod misbehaviour {
 
     #[test]
     fn a_hang_is_a_timeout() {
-        if !python3_available("misbehaviour::a_hang_is_a_timeout") {
-            return;
-        }
         let report = check("hang 2", &[], 1, every_second("timeout"), 3);
         assert_contains(
             &report,
@@ -2095,9 +2066,6 @@ mod misbehaviour {
 
     #[test]
     fn garbage_is_a_protocol_error() {
-        if !python3_available("misbehaviour::garbage_is_a_protocol_error") {
-            return;
-        }
         let report = check("garbage 2", &[], 1, every_second("protocol error"), 0);
         assert_contains(
             &report,
@@ -2110,9 +2078,6 @@ mod misbehaviour {
 
     #[test]
     fn a_wrong_seq_is_a_protocol_error() {
-        if !python3_available("misbehaviour::a_wrong_seq_is_a_protocol_error") {
-            return;
-        }
         let report = check("wrong-seq 2", &[], 1, every_second("protocol error"), 0);
         assert_contains(
             &report,
@@ -2124,9 +2089,6 @@ mod misbehaviour {
 
     #[test]
     fn an_oversized_line_is_a_protocol_error() {
-        if !python3_available("misbehaviour::an_oversized_line_is_a_protocol_error") {
-            return;
-        }
         let report = check("oversized 2", &[], 1, every_second("protocol error"), 0);
         assert_contains(
             &report,
@@ -2144,9 +2106,6 @@ mod misbehaviour {
 
     #[test]
     fn half_a_line_then_exit_is_a_crash() {
-        if !python3_available("misbehaviour::half_a_line_then_exit_is_a_crash") {
-            return;
-        }
         let report = check("partial 2", &[], 1, every_second("crashed"), 0);
         assert_contains(
             &report,
@@ -2159,9 +2118,6 @@ mod misbehaviour {
 
     #[test]
     fn exiting_after_start_crashes_each_case_until_the_cutoff() {
-        if !python3_available("misbehaviour::exiting_after_start") {
-            return;
-        }
         let report = check(
             "exit-after-start",
             &[("--max-consecutive-failures", "3")],
@@ -2182,9 +2138,6 @@ mod misbehaviour {
 
     #[test]
     fn the_cutoff_counts_failures_in_a_row_only() {
-        if !python3_available("misbehaviour::the_cutoff_counts_failures_in_a_row_only") {
-            return;
-        }
         // Every fresh process crashes on its first request: two in a row
         // reach the cutoff.
         check(
@@ -2208,27 +2161,18 @@ mod misbehaviour {
 
     #[test]
     fn a_stderr_flood_does_not_disturb_the_run() {
-        if !python3_available("misbehaviour::a_stderr_flood") {
-            return;
-        }
         // About 4 MB of stderr per case, 28 MB in all.
         check("stderr-flood 4", &[], 0, [PASS; 7], 0);
     }
 
     #[test]
     fn a_slow_start_within_the_start_timeout_is_fine() {
-        if !python3_available("misbehaviour::a_slow_start_within_the_start_timeout") {
-            return;
-        }
         // Longer than --timeout, shorter than --start-timeout.
         check("slow-start 1.5", &[], 0, [PASS; 7], 2);
     }
 
     #[test]
     fn a_start_slower_than_the_start_timeout_exits_3() {
-        if !python3_available("misbehaviour::a_start_slower_than_the_start_timeout") {
-            return;
-        }
         let suite = MiniSuite::new();
         let marker = marker();
         let validator = suite.validator(&marker, "slow-start 3");
@@ -2254,9 +2198,6 @@ mod misbehaviour {
 
     #[test]
     fn a_validator_that_cannot_start_exits_3() {
-        if !python3_available("misbehaviour::a_validator_that_cannot_start_exits_3") {
-            return;
-        }
         let suite = MiniSuite::new();
         for (validator, message) in [
             (
@@ -2285,9 +2226,6 @@ mod misbehaviour {
     /// neither turn a crash into a timeout nor outlive the run.
     #[test]
     fn a_grandchild_holding_the_pipes_changes_nothing_and_is_killed() {
-        if !python3_available("misbehaviour::a_grandchild_holding_the_pipes") {
-            return;
-        }
         check("--grandchild none", &[], 0, [PASS; 7], 0);
         let report = check("--grandchild crash 2", &[], 1, every_second("crashed"), 0);
         assert_contains(&report, &["misbehaving_validator: crashing on request 2"]);
@@ -2299,9 +2237,6 @@ mod misbehaviour {
     /// gets one outcome and nothing is left behind.
     #[test]
     fn several_workers_give_every_case_one_outcome() {
-        if !python3_available("misbehaviour::several_workers") {
-            return;
-        }
         let suite = MiniSuite::new();
         let marker = marker();
         let validator = suite.validator(&marker, "--grandchild crash 2");
@@ -2325,9 +2260,7 @@ mod misbehaviour {
 mod oneshot {
     use std::time::Duration;
 
-    use super::external_support::{
-        MiniSuite, left_behind, marker, outcomes, python3_available, run,
-    };
+    use super::external_support::{MiniSuite, left_behind, marker, outcomes, run};
     use super::*;
 
     const PASS: &str = "pass";
@@ -2366,17 +2299,11 @@ mod oneshot {
 
     #[test]
     fn a_well_behaved_validator_passes_every_case() {
-        if !python3_available("oneshot::a_well_behaved_validator") {
-            return;
-        }
         check("none", 0, PASS, 0);
     }
 
     #[test]
     fn exit_status_2_with_a_valid_reply_is_a_crash() {
-        if !python3_available("oneshot::exit_status_2") {
-            return;
-        }
         let report = check("exit-2", 1, "crashed", 0);
         assert_contains(
             &report,
@@ -2386,27 +2313,18 @@ mod oneshot {
 
     #[test]
     fn no_reply_is_a_crash() {
-        if !python3_available("oneshot::no_reply_is_a_crash") {
-            return;
-        }
         let report = check("no-reply", 1, "crashed", 0);
         assert_contains(&report, &["crashed: the validator exited without a reply"]);
     }
 
     #[test]
     fn a_hang_is_a_timeout() {
-        if !python3_available("oneshot::a_hang_is_a_timeout") {
-            return;
-        }
         let report = check("hang", 1, "timeout", 1);
         assert_contains(&report, &["timed out: no complete reply within 1.0s"]);
     }
 
     #[test]
     fn two_reply_lines_are_a_protocol_error() {
-        if !python3_available("oneshot::two_reply_lines") {
-            return;
-        }
         let report = check("two-lines", 1, "protocol error", 0);
         assert_contains(&report, &["protocol error: more than one reply line"]);
     }
@@ -2415,9 +2333,6 @@ mod oneshot {
     /// make a finished case time out, and is killed.
     #[test]
     fn a_grandchild_holding_stdout_is_killed_and_the_reply_counts() {
-        if !python3_available("oneshot::a_grandchild_holding_stdout") {
-            return;
-        }
         check("--grandchild none", 0, PASS, 0);
     }
 }
