@@ -84,6 +84,21 @@ fn main() {
             )
         });
     });
+    // The same small run once more, now that the large corpus has pushed it
+    // out of the caches, so the two sizes are compared on equal terms.
+    let small_cold = time_once(|| {
+        one_worker
+            .install(|| runner::run_in_process(&cases, &corpus.rules, &ReferenceValidator::new()));
+    });
+    let large_cold = time_once(|| {
+        one_worker.install(|| {
+            runner::run_in_process(
+                &large_cases,
+                &large_corpus.rules,
+                &ReferenceValidator::new(),
+            )
+        });
+    });
     let all_cores = time(|| {
         runner::run_in_process(
             &large_cases,
@@ -97,8 +112,8 @@ fn main() {
     let in_process_us = per_case(in_process, cases.len());
     let session_us = per_case(session, cases.len());
     let oneshot_us = per_case(oneshot, sample.len());
-    let small_us = in_process_us;
-    let large_us = per_case(large_run, large_cases.len());
+    let small_us = per_case(small_cold, cases.len());
+    let large_us = per_case(large_cold, large_cases.len());
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -153,7 +168,10 @@ fn main() {
         &mut text,
         "in process, every core, large corpus",
         per_case(all_cores, large_cases.len()),
-        format!("{:.2}", per_case(all_cores, large_cases.len()) / large_us),
+        format!(
+            "{:.2}",
+            per_case(all_cores, large_cases.len()) / per_case(large_run, large_cases.len())
+        ),
         "",
     );
     let _ = writeln!(
@@ -162,6 +180,13 @@ fn main() {
         peak_memory()
     );
     print!("{text}");
+}
+
+/// One run of `work`.
+fn time_once(work: impl FnOnce()) -> Duration {
+    let started = Instant::now();
+    work();
+    started.elapsed()
 }
 
 /// The best of three runs of `work`: the least disturbed by the machine.
