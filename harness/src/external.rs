@@ -63,6 +63,21 @@ impl ExternalValidator {
     }
 }
 
+impl ExternalValidator {
+    /// What a one-shot validator is taken to be, since it says nothing about
+    /// itself: named after its command, supporting every revision.
+    pub fn oneshot_implementation(&self) -> Implementation {
+        Implementation {
+            name: self.argv.join(" "),
+            revisions: Revision::ALL
+                .iter()
+                .map(|revision| revision.as_str().to_owned())
+                .collect(),
+            ..Implementation::default()
+        }
+    }
+}
+
 /// How a validator process failed on a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
@@ -448,15 +463,7 @@ impl Pool {
                         "the validator could not be started: cannot find `{program}` (give a path, or a program on PATH)"
                     ));
                 }
-                Implementation {
-                    name: validator.argv.join(" "),
-                    version: String::new(),
-                    revisions: Revision::ALL
-                        .iter()
-                        .map(|revision| revision.as_str().to_owned())
-                        .collect(),
-                    ..Implementation::default()
-                }
+                validator.oneshot_implementation()
             }
         };
         Ok(Pool {

@@ -86,12 +86,10 @@ fn external_target(line: &str) -> Result<Target, String> {
 }
 
 fn load_suite() -> Result<SuiteSet, String> {
-    match std::env::var_os(SUITE_DIR_VARIABLE) {
-        Some(dir) => SuiteTree::from_dir(dir.as_ref())
-            .map(SuiteSet::load)
-            .map_err(|error| error.to_string()),
-        None => Ok(SuiteSet::load(SuiteTree::embedded())),
-    }
+    let dir = std::env::var_os(SUITE_DIR_VARIABLE).map(std::path::PathBuf::from);
+    SuiteTree::open(dir.as_deref())
+        .map(SuiteSet::load)
+        .map_err(|error| error.to_string())
 }
 
 /// The validator the trials call.

@@ -177,10 +177,7 @@ fn main() -> ExitCode {
 
 /// Loads the suite the options name, and checks the names they use.
 fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
-    let tree = match &select.suite_dir {
-        Some(dir) => SuiteTree::from_dir(dir)?,
-        None => SuiteTree::embedded(),
-    };
+    let tree = SuiteTree::open(select.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     let known: Vec<&str> = set
         .suites
@@ -293,10 +290,7 @@ fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
 }
 
 fn check(args: CheckArgs) -> anyhow::Result<Status> {
-    let tree = match &args.suite_dir {
-        Some(dir) => SuiteTree::from_dir(dir)?,
-        None => SuiteTree::embedded(),
-    };
+    let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     let coverage = Coverage::of(&set);
     let problems = mcpdesc_conformance::check::lint(&set, &coverage);

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest};
+use mcpdesc_protocol::{Implementation, Reply, SPECIFICATION_VERSION, ValidateRequest};
 
 use std::time::Duration;
 
@@ -121,13 +121,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 };
             }
         },
-        Mode::Oneshot => Implementation {
-            revisions: Revision::ALL
-                .iter()
-                .map(|revision| revision.as_str().to_owned())
-                .collect(),
-            ..Implementation::default()
-        },
+        Mode::Oneshot => validator.oneshot_implementation(),
     };
     for id in FIXTURES {
         let Some(entry) = set.entry(id) else {

@@ -79,6 +79,19 @@ impl SuiteTree {
         })
     }
 
+    /// The suite in the folder `dir` when one is given, else the built-in
+    /// suite.
+    ///
+    /// # Errors
+    ///
+    /// As for [`SuiteTree::from_dir`].
+    pub fn open(dir: Option<&Path>) -> Result<SuiteTree, SuiteError> {
+        match dir {
+            Some(dir) => SuiteTree::from_dir(dir),
+            None => Ok(SuiteTree::embedded()),
+        }
+    }
+
     /// A tree made of the given files, for tests and tools.
     pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> SuiteTree {
         SuiteTree {

@@ -38,6 +38,16 @@ fn suite_copy() -> tempfile::TempDir {
     dir
 }
 
+/// Runs `mcpdesc-conformance COMMAND --suite-dir DIR`.
+fn on_tree(command: &str, dir: &Path) -> std::process::Output {
+    harness()
+        .arg(command)
+        .arg("--suite-dir")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
 fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -111,12 +121,7 @@ mod run {
     #[test]
     fn a_working_tree_copy_passes_too() {
         let dir = suite_copy();
-        let output = harness()
-            .arg("run")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("run", dir.path());
         assert_eq!(output.status.code(), Some(0), "{}", stdout_of(&output));
     }
 
@@ -124,12 +129,7 @@ mod run {
     fn an_edited_pointer_fails_naming_fixture_revision_rule_and_pointer_with_a_diff() {
         let dir = suite_copy();
         edit_one_pointer(dir.path());
-        let output = harness()
-            .arg("run")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("run", dir.path());
         let stdout = stdout_of(&output);
         assert_eq!(output.status.code(), Some(1), "{stdout}");
         assert_contains(
@@ -176,12 +176,7 @@ mod run {
             "{\n  \"mcpdesc\": \"0.9.0\",\n  \"mcpdesc\": \"0.9.0\"\n}\n",
         )
         .unwrap();
-        let output = harness()
-            .arg("run")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("run", dir.path());
         let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
         assert_eq!(output.status.code(), Some(2), "{stdout}\n{stderr}");
         assert_contains(&stderr, &["broken.json:3:", "duplicate key `mcpdesc`"]);
@@ -356,12 +351,7 @@ mod check {
             text.replace("mcpdesc.document.shape", "mcpdesc.document.no-such-rule"),
         )
         .unwrap();
-        let output = harness()
-            .arg("check")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("check", dir.path());
         assert_eq!(output.status.code(), Some(2));
         assert_contains(
             &stderr_of(&output),
@@ -382,12 +372,7 @@ mod bless {
         let path = dir.path().join(EDITED_EXPECTATION);
         let original = fs::read_to_string(&path).unwrap();
         fs::remove_file(&path).unwrap();
-        let output = harness()
-            .arg("bless")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("bless", dir.path());
         assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
         assert_contains(
             &stdout_of(&output),
@@ -397,12 +382,7 @@ mod bless {
             ],
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), original);
-        let again = harness()
-            .arg("bless")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let again = on_tree("bless", dir.path());
         assert_contains(&stderr_of(&again), &["0 expectation files changed"]);
     }
 
@@ -464,23 +444,13 @@ mod bless {
             "fixture: document/expected-valid/gone.json\nrevisions: {}\n",
         )
         .unwrap();
-        let output = harness()
-            .arg("run")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("run", dir.path());
         assert_eq!(output.status.code(), Some(2));
         assert_contains(
             &stderr_of(&output),
             &["gone.json.yaml: expectation file has no fixture"],
         );
-        let output = harness()
-            .arg("bless")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("bless", dir.path());
         assert_eq!(output.status.code(), Some(0));
         assert!(!orphan.exists());
     }
@@ -670,12 +640,7 @@ mod seed {
         );
         assert_ne!(text, drifted);
         fs::write(&catalog, drifted).unwrap();
-        let output = harness()
-            .arg("run")
-            .arg("--suite-dir")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = on_tree("run", dir.path());
         assert_eq!(output.status.code(), Some(2));
         assert_contains(
             &stderr_of(&output),

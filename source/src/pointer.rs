@@ -1,10 +1,17 @@
 //! RFC 6901 JSON pointers: building them from tokens and resolving them.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-/// Escapes one reference token (`~` becomes `~0`, `/` becomes `~1`).
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+/// Escapes one reference token (`~` becomes `~0`, `/` becomes `~1`),
+/// borrowing the token when it needs no escape.
+pub fn escape(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 /// `parent` extended by one unescaped `token`.

@@ -1,6 +1,5 @@
 //! RFC 6901 JSON pointers, built one reference token at a time.
 
-use std::borrow::Cow;
 use std::fmt;
 
 /// An RFC 6901 JSON pointer into a document; the empty pointer is the root.
@@ -48,14 +47,9 @@ impl From<Pointer> for String {
     }
 }
 
-/// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
-pub fn escape(token: &str) -> Cow<'_, str> {
-    if token.contains(['~', '/']) {
-        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(token)
-    }
-}
+/// Escapes one reference token; the one definition lives with the loader,
+/// whose location map must spell pointers exactly as diagnostics do.
+pub use mcpdesc_source::pointer::escape;
 
 /// Reads one escaped reference token back into the name it stands for.
 ///
