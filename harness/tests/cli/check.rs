@@ -1,0 +1,98 @@
+use super::*;
+
+#[test]
+fn prints_the_rule_by_revision_coverage_table() {
+    let output = harness().arg("check").output().unwrap();
+    let stdout = stdout_of(&output);
+    let header = stdout.lines().next().unwrap_or_default();
+    assert!(header.starts_with("rule "), "{stdout}");
+    assert_contains(
+        header,
+        &[
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28",
+        ],
+    );
+    assert_contains(
+        &stdout,
+        &[
+            "mcp.elicitation.form-schema.protocol-shape ",
+            " n/a ",
+            "cells: invalid cases",
+        ],
+    );
+    for rule in mcpdesc_validator::rule::ALL {
+        assert!(
+            stdout
+                .lines()
+                .any(|line| line.starts_with(&format!("{rule} "))),
+            "{rule} missing\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn the_built_in_suite_is_clean_with_full_coverage() {
+    let output = harness().arg("check").output().unwrap();
+    let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let table: Vec<&str> = stdout.lines().take_while(|line| !line.is_empty()).collect();
+    assert!(table.len() > 20, "{stdout}");
+    assert!(
+        table.iter().all(|row| !row.contains('!')),
+        "a coverage gap:\n{stdout}"
+    );
+    let totals = stdout.lines().last().unwrap_or_default();
+    let numbers: Vec<usize> = totals
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|word| word.parse().ok())
+        .collect();
+    let [suites, rules, fixtures, cases, problems] = numbers[..] else {
+        panic!("unexpected totals line: {totals}");
+    };
+    assert_eq!(
+        (suites, rules, problems),
+        (2, mcpdesc_validator::rule::ALL.len(), 0)
+    );
+    assert!(fixtures >= 60 && cases >= 150, "{totals}");
+}
+
+#[test]
+fn reports_what_is_wrong_with_a_suite_tree() {
+    let dir = suite_copy();
+    let fixture = dir
+        .path()
+        .join("fixtures/document/expected-valid/minimal.json");
+    let text = fs::read_to_string(&fixture).unwrap();
+    let without_statement: serde_json::Value = {
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value.as_object_mut().unwrap().remove("x-test");
+        value
+    };
+    fs::write(
+        &fixture,
+        serde_json::to_string_pretty(&without_statement).unwrap(),
+    )
+    .unwrap();
+    let expectation = dir
+        .path()
+        .join("expected/document/expected-invalid/missing-info.json.yaml");
+    let text = fs::read_to_string(&expectation).unwrap();
+    fs::write(
+        &expectation,
+        text.replace("mcpdesc.document.shape", "mcpdesc.document.no-such-rule"),
+    )
+    .unwrap();
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "minimal.json:1:1: the fixture does not say what it tests",
+            "missing-info.json.yaml: 2025-06-18: mcpdesc.document.no-such-rule at \"\": the rule is in no catalog",
+        ],
+    );
+}

@@ -1,0 +1,75 @@
+//! The `cargo test` entry point: its trials, and what one trial checks, on a
+//! changed copy of the suite (as `MCPDESC_SUITE_DIR` would point it there).
+
+use std::sync::Arc;
+
+use mcpdesc_conformance::libtest::{Target, check_case, trials};
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_protocol::{Revision, Validator};
+use mcpdesc_validator::ReferenceValidator;
+
+use super::*;
+
+fn load(root: &Path) -> SuiteSet {
+    SuiteSet::load(SuiteTree::from_dir(root).unwrap())
+}
+
+#[test]
+fn one_trial_per_case_with_the_revision_as_kind() {
+    let trials = trials(
+        Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
+        Ok(SuiteSet::load(SuiteTree::embedded())),
+    );
+    let names: Vec<(String, String)> = trials
+        .iter()
+        .map(|t| (t.kind().to_owned(), t.name().to_owned()))
+        .collect();
+    assert!(names.contains(&(
+        "2025-11-25".to_owned(),
+        "document/expected-valid/minimal.json".to_owned()
+    )));
+    let listed = harness().arg("list").output().unwrap();
+    let listed: Vec<String> = stdout_of(&listed).lines().map(str::to_owned).collect();
+    let from_trials: Vec<String> = names
+        .iter()
+        .map(|(kind, name)| format!("{name}@{kind}"))
+        .collect();
+    assert_eq!(from_trials, listed);
+}
+
+#[test]
+fn a_suite_problem_is_a_failing_trial_of_its_own() {
+    let trials = trials(
+        Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
+        Err("cannot read".into()),
+    );
+    assert_eq!(trials.len(), 1);
+    assert_eq!(trials[0].name(), "suite::load");
+}
+
+#[test]
+fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
+    let dir = suite_copy();
+    let validator = ReferenceValidator::new();
+    let supported = validator.implementation().revisions;
+    let validator = Target::InProcess(Arc::new(validator));
+    let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
+    let set = load(dir.path());
+    assert_eq!(
+        check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported),
+        Ok(())
+    );
+    edit_one_pointer(dir.path());
+    let set = load(dir.path());
+    let failure =
+        check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported).unwrap_err();
+    assert_contains(
+        &failure,
+        &[
+            "FAIL elicitation/expected-invalid/declaration-name-pattern.json under 2024-11-05",
+            "-error mcpdesc.elicitation.name \"/tools/0/elicitations\"",
+            "+error mcpdesc.elicitation.name \"/tools/0/elicitations/0/name\"",
+        ],
+    );
+}

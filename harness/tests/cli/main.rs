@@ -1,0 +1,101 @@
+//! End-to-end tests of the `mcpdesc-conformance` command line, grouped by
+//! command. Each test runs the built binary, on the built-in suite or on a
+//! copy of the working tree that the test changes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use snapbox::cmd::{Command, cargo_bin};
+
+fn harness() -> Command {
+    Command::new(cargo_bin!("mcpdesc-conformance")).env_remove("CI")
+}
+
+/// The repository root, which holds the suite tree.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A fresh copy of the suite tree (suites/, fixtures/, expected/).
+fn suite_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["suites", "fixtures", "expected"] {
+        for entry in walkdir::WalkDir::new(workspace().join(part)) {
+            let entry = entry.unwrap();
+            let target = dir
+                .path()
+                .join(entry.path().strip_prefix(workspace()).unwrap());
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(&target).unwrap();
+            } else {
+                fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+/// Runs `mcpdesc-conformance COMMAND --suite-dir DIR`.
+fn on_tree(command: &str, dir: &Path) -> std::process::Output {
+    harness()
+        .arg(command)
+        .arg("--suite-dir")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts that `text` contains every one of `needles`, showing all of it
+/// when one is missing.
+#[track_caller]
+fn assert_contains(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(
+            text.contains(needle),
+            "expected to find\n  {needle}\nin\n{text}"
+        );
+    }
+}
+
+/// The expectation file and pointer that the edit tests change (one that no
+/// catalog example shows, so the edit is a plain expectation mismatch).
+const EDITED_EXPECTATION: &str =
+    "expected/elicitation/expected-invalid/declaration-name-pattern.json.yaml";
+const EDITED_POINTER: &str = "\"/tools/0/elicitations/0/name\"";
+
+fn edit_one_pointer(root: &Path) {
+    let path = root.join(EDITED_EXPECTATION);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(EDITED_POINTER), "{text}");
+    fs::write(
+        &path,
+        text.replacen(EDITED_POINTER, "\"/tools/0/elicitations\"", 1),
+    )
+    .unwrap();
+}
+
+mod bless;
+mod check;
+mod external_support;
+mod libtest;
+mod list;
+mod misbehaviour;
+mod modes;
+mod mutation;
+mod oneshot;
+mod python_example;
+mod run;
+mod schemas;
+mod seed;
+mod smoke;

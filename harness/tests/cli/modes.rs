@@ -1,0 +1,72 @@
+//! The reference validator reached three ways gives the same outcome for
+//! every case.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use mcpdesc_conformance::case::Selection;
+use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::runner::{self, CaseResult, Outcome};
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_validator::ReferenceValidator;
+
+/// `mcpdesc-validate`, built for this test run: it belongs to another
+/// package, so Cargo does not build it for this one's tests by itself.
+pub(super) fn reference_binary() -> &'static PathBuf {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let status = std::process::Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "mcpdesc-validator",
+                "--bin",
+                "mcpdesc-validate",
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        // This test binary is target/<profile>/deps/cli-<hash>.
+        let exe = std::env::current_exe().unwrap();
+        let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+        profile_dir.join(format!("mcpdesc-validate{}", std::env::consts::EXE_SUFFIX))
+    })
+}
+
+fn outcomes(results: &[CaseResult]) -> Vec<(String, String, Outcome)> {
+    results
+        .iter()
+        .map(|result| {
+            (
+                result.fixture.clone(),
+                result.revision.to_string(),
+                result.outcome.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn in_process_session_and_oneshot_agree_case_by_case() {
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let cases = Selection::default().cases(&set);
+    let in_process = outcomes(&runner::run_in_process(
+        &cases,
+        &set.rules,
+        &ReferenceValidator::new(),
+    ));
+    assert_eq!(in_process.len(), cases.len());
+    let binary = reference_binary().display().to_string();
+    for (flag, mode) in [("--stdio", Mode::Session), ("--oneshot", Mode::Oneshot)] {
+        let validator = ExternalValidator::new(vec![binary.clone(), flag.to_owned()], mode);
+        let run = external::run(&cases, &set.rules, &validator);
+        assert_eq!(run.unavailable, None);
+        let external = outcomes(&run.results);
+        for (left, right) in in_process.iter().zip(&external) {
+            assert_eq!(left, right, "{flag}");
+        }
+        assert_eq!(in_process.len(), external.len());
+    }
+}

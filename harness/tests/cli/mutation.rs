@@ -1,0 +1,33 @@
+//! The suite has teeth: a validator that lacks any one rule fails it.
+
+use mcpdesc_conformance::case::Selection;
+use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::runner;
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::summary::Summary;
+use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_validator::{ReferenceValidator, rule};
+
+#[test]
+fn the_catalogs_hold_exactly_the_rules_the_reference_validator_checks() {
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let mut catalog: Vec<&str> = set.rules.iter().map(|rule| rule.id.as_str()).collect();
+    catalog.sort_unstable();
+    let mut implemented = rule::ALL.to_vec();
+    implemented.sort_unstable();
+    assert_eq!(catalog, implemented);
+}
+
+#[test]
+fn switching_off_any_one_rule_fails_the_suite_at_the_exact_level() {
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let cases = Selection::default().cases(&set);
+    for id in rule::ALL {
+        let validator = ReferenceValidator::new().without_rule(id);
+        let summary = Summary::of(&runner::run_in_process(&cases, &set.rules, &validator));
+        assert!(
+            summary.total.failed_at(Level::Exact) > 0,
+            "a validator without `{id}` still passes every case"
+        );
+    }
+}

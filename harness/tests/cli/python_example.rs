@@ -1,0 +1,160 @@
+//! `examples/python-validator`: the whole built-in suite against it, case
+//! by case, kept in a snapshot.
+//!
+//! The snapshot changes whenever the suite does. Regenerate it with
+//! `INSTA_UPDATE=always cargo test -p mcpdesc-conformance --test cli python_example`
+//! (or `cargo insta test --review`) and review the diff like an expectation
+//! change.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use mcpdesc_conformance::case::Selection;
+use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::suite::SuiteSet;
+use mcpdesc_conformance::summary::Summary;
+use mcpdesc_conformance::tree::SuiteTree;
+use serde_json::Value;
+
+use super::external_support::word;
+use super::*;
+
+fn script() -> PathBuf {
+    workspace().join("examples/python-validator/validator.py")
+}
+
+#[test]
+fn its_outcome_on_the_built_in_suite_case_by_case() {
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let cases = Selection::default().cases(&set);
+    let validator = ExternalValidator::new(
+        vec!["python3".to_owned(), script().display().to_string()],
+        Mode::Session,
+    );
+    let run = external::run(&cases, &set.rules, &validator);
+    assert_eq!(run.unavailable, None);
+    assert_eq!(run.implementation.name, "python-example");
+    assert_eq!(run.results.len(), cases.len());
+    let mut text = String::new();
+    for (case, result) in cases.iter().zip(&run.results) {
+        assert_eq!(
+            (result.fixture.as_str(), result.revision),
+            (case.entry.fixture.id().as_str(), case.revision)
+        );
+        let _ = writeln!(text, "{} {}", case.id(), word(&result.outcome));
+    }
+    let summary = Summary::of(&run.results);
+    let total = &summary.total;
+    let _ = writeln!(
+        text,
+        "\n{} cases, {} skipped, {} errors; passed: verdict {}, rules {}, exact {}",
+        total.cases,
+        total.skipped,
+        total.errors,
+        total.passed_at(Level::Verdict),
+        total.passed_at(Level::Rules),
+        total.passed_at(Level::Exact)
+    );
+    insta::assert_snapshot!("outcomes", text);
+
+    // The README's command gives the same totals and exit status 1.
+    let output = harness()
+        .current_dir(workspace())
+        .args([
+            "run",
+            "--validator",
+            "python3 examples/python-validator/validator.py",
+        ])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "validator python-example 0.1.0 (session mode)",
+            &format!(
+                "{} cases: {} passed and {} failed at the exact level, {} skipped",
+                total.cases,
+                total.passed_at(Level::Exact),
+                total.failed_at(Level::Exact),
+                total.skipped
+            ),
+        ],
+    );
+}
+
+/// Whatever it reads, it answers or logs, and goes on.
+#[test]
+fn it_survives_any_input() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let mut input: Vec<u8> = Vec::new();
+    for line in [
+        "not json",
+        "[1, 2]",
+        "null",
+        "\"validate\"",
+        "{}",
+        "{\"cmd\": \"validate\"}",
+        "{\"cmd\": \"validate\", \"seq\": 1}",
+        "{\"cmd\": \"validate\", \"seq\": 2, \"revision\": \"2025-06-18\", \"document\": [1]}",
+        "{\"cmd\": \"validate\", \"seq\": 3, \"revision\": [\"x\"], \"document\": {}}",
+        "{\"cmd\": \"validate\", \"seq\": 4, \"revision\": \"2025-06-18\", \"specification\": 7, \"document\": {\"mcpdesc\": {}, \"protocolVersions\": [null, {}, [], \"2025-06-18\", \"2025-06-18\"]}}",
+        "{\"cmd\": \"bogus\", \"seq\": 5}",
+        "{\"cmd\": \"validate\", \"seq\": 6, \"revision\": \"2025-03-26\", \"document\": {\"protocolVersions\": {\"~/\": 1}}}",
+        "{\"cmd\": \"validate\", \"seq\": 7, \"revision\": \"2025-06-18\", \"document\": \"\\ud800\"}",
+        &deep,
+        "",
+    ] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"\xff\xfe{\"cmd\": \"validate\"\n");
+    input.extend_from_slice(
+        b"{\"cmd\":\"start\",\"protocol\":1,\"harness\":{\"name\":\"t\",\"version\":\"0\"}}\n\
+          {\"cmd\":\"validate\",\"seq\":8,\"case\":\"c\",\"specification\":\"0.9.0\",\"revision\":\"2025-06-18\",\"document\":{\"mcpdesc\":\"0.8.0\",\"info\":{},\"protocolVersions\":[\"2025-06-18\",\"2025-09-01\"]}}\n\
+          {\"cmd\":\"stop\"}\n\
+          {\"cmd\":\"validate\",\"seq\":9}\n",
+    );
+    let output = Command::new("python3")
+        .arg(script())
+        .stdin(input)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        stderr_of(&output)
+    );
+    let replies: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let seqs: Vec<&Value> = replies
+        .iter()
+        .filter_map(|reply| reply.get("seq"))
+        .collect();
+    assert_eq!(seqs, [1, 2, 3, 4, 5, 6, 7, 8], "{stdout}");
+    assert!(replies.iter().all(Value::is_object), "{stdout}");
+    let last = replies.last().unwrap();
+    let found: Vec<(&str, &str)> = last["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["rule"].as_str().unwrap(), d["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("mcpdesc.document.specification-version", "/mcpdesc"),
+            ("mcpdesc.protocol-versions.known", "/protocolVersions/1"),
+        ],
+        "{last}"
+    );
+    assert!(replies[0].get("implementation").is_none());
+}

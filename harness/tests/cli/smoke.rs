@@ -1,0 +1,131 @@
+//! `smoke` explains adapter mistakes in plain words.
+
+use super::*;
+
+fn smoke(mistake: &str) -> (Option<i32>, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let command = format!("python3 '{}' {mistake}", script.display());
+    let output = harness()
+        .args([
+            "smoke",
+            "--start-timeout",
+            "2",
+            "--timeout",
+            "2",
+            "--validator",
+            &command,
+        ])
+        .output()
+        .unwrap();
+    (output.status.code(), stdout_of(&output))
+}
+
+#[test]
+fn a_correct_adapter_passes() {
+    let (code, stdout) = smoke("none");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "ok    start: protocol 1, `faulty` 0 (python)",
+            "ok    stop: exited with status 0",
+            "no problem found",
+        ],
+    );
+}
+
+#[test]
+fn each_mistake_is_explained() {
+    let cases: [(&str, &[&str]); 10] = [
+        (
+            "silent-start",
+            &["no reply to `start` within 2.0s", "then flush stdout"],
+        ),
+        (
+            "protocol-2",
+            &["says `\"protocol\": 2`, but this harness speaks protocol 1"],
+        ),
+        (
+            "not-json",
+            &[
+                "the reply is not JSON",
+                "anything else (logs, progress) on stderr",
+            ],
+        ),
+        (
+            "no-seq",
+            &["the reply has no `seq`; echo the request's `\"seq\": "],
+        ),
+        ("wrong-seq", &["but answers the request with `\"seq\": "]),
+        (
+            "diagnostics-object",
+            &["`diagnostics` is a JSON object, not an array"],
+        ),
+        (
+            "relative-path",
+            &[
+                "`path` \"info\" is not an RFC 6901 JSON pointer: it must be empty (the document root) or start with `/`",
+            ],
+        ),
+        (
+            "fatal-severity",
+            &["`severity` is \"fatal\"; use \"error\" or \"warning\""],
+        ),
+        (
+            "unknown-rule",
+            &["rule `my.own.rule` is in no catalog of the suite"],
+        ),
+        (
+            "extra-line",
+            &[
+                "after its reply the validator wrote another line nobody asked for: \"{\\\"progress\\\": \\\"done\\\"}\"",
+            ],
+        ),
+    ];
+    for (mistake, explanations) in cases {
+        let (code, stdout) = smoke(mistake);
+        assert_eq!(code, Some(1), "{mistake}\n{stdout}");
+        assert_contains(&stdout, &["FAIL"]);
+        assert_contains(&stdout, explanations);
+    }
+}
+
+#[test]
+fn a_run_in_which_every_case_is_skipped_is_not_a_pass() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let command = format!("python3 '{}' future-revisions-only", script.display());
+    let output = harness()
+        .args(["run", "--suite", "document", "--validator", &command])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stdout_of(&output));
+    assert_contains(
+        &stderr_of(&output),
+        &["no case was judged: the validator skipped every selected case"],
+    );
+}
+
+#[test]
+fn a_oneshot_program_that_does_not_exist_exits_3() {
+    for program in ["/nonexistent/validator", "no-such-validator-on-path"] {
+        let output = harness()
+            .args(["run", "--oneshot", "--validator", program])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(3), "{program}");
+        assert_contains(&stderr_of(&output), &[&format!("cannot find `{program}`")]);
+    }
+}
+
+#[test]
+fn an_adapter_that_cannot_start_exits_3() {
+    let output = harness()
+        .args(["smoke", "--validator", "/nonexistent/adapter --stdio"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert_contains(
+        &stdout_of(&output),
+        &["cannot start `/nonexistent/adapter --stdio`"],
+    );
+}
