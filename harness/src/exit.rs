@@ -3,38 +3,54 @@
 use std::process::ExitCode;
 
 use crate::compare::Level;
+use crate::interrupt::Interruption;
 use crate::runner::{CaseResult, Outcome};
 use crate::summary::Summary;
 
 /// Why the harness exits. Scripts and CI rely on these numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// 0: every required case passes at the chosen level.
-    Success = 0,
+    Success,
     /// 1: at least one case fails at the chosen level.
-    Failures = 1,
+    Failures,
     /// 2: the command line is wrong, or the suite itself is broken.
-    UsageOrSuite = 2,
-    /// 3: the validator could not be run at all.
-    ValidatorUnavailable = 3,
+    UsageOrSuite,
+    /// 3: the validator could not be run at all, or the run gave up on it
+    /// after too many failures in a row.
+    ValidatorUnavailable,
+    /// 128 + the signal's number: the run was interrupted (130 for Ctrl-C).
+    Interrupted(Interruption),
+}
+
+/// What a run ended with, beyond its results, for [`Status::of_run`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunEnd {
+    /// How many problems the suite itself has.
+    pub suite_problems: usize,
+    /// Whether the run gave up on the validator after too many failures in
+    /// a row.
+    pub gave_up: bool,
+    /// The signal that interrupted the run, if one did.
+    pub interrupted: Option<Interruption>,
 }
 
 impl Status {
-    /// The status of a run that gave `results` (summarised in `summary`) on
-    /// a suite with `suite_problems` problems, judged at `level`. A broken
-    /// suite wins over failures; a run that judged nothing (every case
-    /// skipped) is not a pass.
-    pub fn of_run(
-        results: &[CaseResult],
-        summary: &Summary,
-        suite_problems: usize,
-        level: Level,
-    ) -> Status {
+    /// The status of a run that gave `results` (summarised in `summary`),
+    /// judged at `level`, that ended as `end` says. An interruption wins over
+    /// everything, then a broken suite, then a validator given up on, then
+    /// failures; a run that judged nothing (every case skipped) is not a
+    /// pass.
+    pub fn of_run(results: &[CaseResult], summary: &Summary, end: RunEnd, level: Level) -> Status {
         let suite_errors = results
             .iter()
             .any(|result| matches!(result.outcome, Outcome::SuiteError(_)));
-        if suite_errors || suite_problems > 0 {
+        if let Some(interruption) = end.interrupted {
+            Status::Interrupted(interruption)
+        } else if suite_errors || end.suite_problems > 0 {
             Status::UsageOrSuite
+        } else if end.gave_up {
+            Status::ValidatorUnavailable
         } else if summary.total.failed_at(level) > 0 || summary.total.judged() == 0 {
             Status::Failures
         } else {
@@ -44,7 +60,13 @@ impl Status {
 
     /// The process exit code.
     pub fn code(self) -> u8 {
-        self as u8
+        match self {
+            Status::Success => 0,
+            Status::Failures => 1,
+            Status::UsageOrSuite => 2,
+            Status::ValidatorUnavailable => 3,
+            Status::Interrupted(interruption) => interruption.exit_code(),
+        }
     }
 }
 

@@ -4,8 +4,8 @@
 //! one case it happened on; the process group is killed, a fresh process is
 //! started, and the run goes on.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,6 +15,7 @@ use mcpdesc_protocol::{
 
 use crate::case::Case;
 use crate::catalog::RuleIndex;
+use crate::interrupt;
 use crate::process::{Output, Process};
 use crate::runner::{self, CaseResult, Outcome};
 use crate::wire;
@@ -41,6 +42,8 @@ pub struct ExternalValidator {
     pub start_timeout: Duration,
     /// The longest reply line accepted, in bytes.
     pub max_line: usize,
+    /// The most diagnostics one reply may carry.
+    pub max_diagnostics: usize,
     /// How many processes run at once.
     pub jobs: usize,
     /// After this many validator failures in a row (crash, timeout, protocol
@@ -57,6 +60,7 @@ impl ExternalValidator {
             timeout: Duration::from_secs(5),
             start_timeout: Duration::from_secs(10),
             max_line: 16 * 1024 * 1024,
+            max_diagnostics: wire::DEFAULT_MAX_DIAGNOSTICS,
             jobs: thread::available_parallelism().map_or(1, usize::from),
             max_consecutive_failures: 10,
         }
@@ -242,7 +246,7 @@ impl Session {
         }));
         let deadline = Instant::now() + self.validator.timeout;
         let line = read_reply(process, deadline, self.validator.timeout, "the request")?;
-        wire::decode_reply(&line, Some(seq))
+        wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics)
             .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(process)))
     }
 
@@ -263,13 +267,21 @@ impl Session {
         self.implementation = None;
     }
 
-    /// Sends `stop` and gives the process two seconds to exit; kills its
+    /// Sends `stop` and gives the process [`STOP_GRACE`] to exit; kills its
     /// group either way, so nothing it started is left behind. Returns the
     /// exit status when it exited by itself (`None` also when no process ran).
     pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
-        let mut process = self.process.take()?;
+        let mut process = self.send_stop()?;
+        process.finish(stop_deadline())
+    }
+
+    /// Sends `stop` and hands over the process, for the caller to wait for
+    /// (so that many sessions can be stopped at once).
+    fn send_stop(&mut self) -> Option<Process> {
+        let process = self.process.take()?;
+        self.implementation = None;
         process.send(line_of(&Command::Stop));
-        process.finish(Instant::now() + Duration::from_secs(2))
+        Some(process)
     }
 }
 
@@ -277,6 +289,38 @@ impl Drop for Session {
     fn drop(&mut self) {
         // The exit status of a session dropped without a stop matters to no one.
         let _ = self.stop();
+    }
+}
+
+/// How long a validator may take to exit after `stop` before its process
+/// group is killed.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// When validators sent `stop` now must have exited: after [`STOP_GRACE`],
+/// or at once when the run is interrupted (their groups are being killed).
+fn stop_deadline() -> Instant {
+    if interrupt::received().is_some() {
+        Instant::now()
+    } else {
+        Instant::now() + STOP_GRACE
+    }
+}
+
+/// Stops `sessions` all at once: `stop` to every one, one shared grace,
+/// then every group still alive is killed. So shutting down takes at most
+/// [`STOP_GRACE`] however many sessions ignore `stop`.
+fn stop_all(sessions: Vec<Session>) {
+    let mut processes: Vec<Process> = sessions
+        .into_iter()
+        .filter_map(|mut session| session.send_stop())
+        .map(|mut process| {
+            process.close_input();
+            process
+        })
+        .collect();
+    let deadline = stop_deadline();
+    for process in &mut processes {
+        process.finish(deadline);
     }
 }
 
@@ -418,7 +462,7 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
             Some(&process),
         ));
     };
-    wire::decode_reply(&reply, None)
+    wire::decode_reply_within(&reply, None, validator.max_diagnostics)
         .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))
 }
 
@@ -505,6 +549,18 @@ impl Pool {
     }
 }
 
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let sessions = std::mem::take(
+            &mut *self
+                .idle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        stop_all(sessions);
+    }
+}
+
 /// The outcome of running a selection against an external validator.
 #[derive(Debug, Clone)]
 pub struct ExternalRun {
@@ -514,9 +570,19 @@ pub struct ExternalRun {
     pub results: Vec<CaseResult>,
     /// Why the validator could not be run at all, when it could not.
     pub unavailable: Option<String>,
+    /// Whether the run gave up on the validator after too many failures in
+    /// a row (the remaining cases are not run).
+    pub gave_up: bool,
 }
 
 /// Runs `cases` against `validator`, with `validator.jobs` workers.
+///
+/// After `validator.max_consecutive_failures` failures in a row the
+/// remaining cases are not run; so that the cutoff is exact whatever the
+/// number of workers, a call starts only while the failures in a row plus
+/// the calls in flight stay below the limit. An interruption
+/// ([`crate::interrupt`]) stops scheduling at once; the cases it cut short
+/// are [`Outcome::Interrupted`].
 pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
     let pool = match Pool::start(validator.clone()) {
         Ok(pool) => pool,
@@ -537,13 +603,13 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
                 },
                 results,
                 unavailable: Some(message),
+                gave_up: false,
             };
         }
     };
     let supported = pool.implementation().revisions.clone();
     let next = AtomicUsize::new(0);
-    let failures_in_a_row = AtomicUsize::new(0);
-    let gave_up = AtomicBool::new(false);
+    let gate = Gate::new(validator.max_consecutive_failures);
     let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let workers = validator.jobs.clamp(1, cases.len().max(1));
     thread::scope(|scope| {
@@ -554,27 +620,23 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
                     let Some(case) = cases.get(index) else {
                         break;
                     };
-                    let result = runner::judge(case, rules, &supported, |request| {
-                        if gave_up.load(Ordering::SeqCst) {
-                            return Err(Outcome::NotRun(format!(
-                                "gave up on the validator after {} failures in a row",
-                                validator.max_consecutive_failures
-                            )));
-                        }
-                        match pool.call(request) {
-                            Ok(reply) => {
-                                failures_in_a_row.store(0, Ordering::SeqCst);
-                                Ok(reply)
-                            }
-                            Err(failure) => {
-                                let count = failures_in_a_row.fetch_add(1, Ordering::SeqCst) + 1;
-                                if count >= validator.max_consecutive_failures {
-                                    gave_up.store(true, Ordering::SeqCst);
+                    let result = if interrupt::received().is_some() {
+                        runner::interrupted(case)
+                    } else {
+                        runner::judge(case, rules, &supported, |request| {
+                            gate.enter()?;
+                            let reply = pool.call(request);
+                            gate.leave(reply.is_ok());
+                            match reply {
+                                Ok(reply) => Ok(reply),
+                                // Killed by the interruption, not failed.
+                                Err(_) if interrupt::received().is_some() => {
+                                    Err(Outcome::Interrupted)
                                 }
-                                Err(failure.into_outcome())
+                                Err(failure) => Err(failure.into_outcome()),
                             }
-                        }
-                    });
+                        })
+                    };
                     if let Ok(mut slots) = slots.lock()
                         && let Some(slot) = slots.get_mut(index)
                     {
@@ -605,6 +667,87 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
         implementation,
         results,
         unavailable: None,
+        gave_up: gate.gave_up(),
+    }
+}
+
+/// Admits validator calls so that the consecutive-failure cutoff is exact:
+/// failures in a row plus calls in flight never exceed the limit, so the run
+/// gives up after exactly that many failures in a row, however many workers
+/// it has.
+#[derive(Debug)]
+struct Gate {
+    limit: usize,
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct GateState {
+    failures_in_a_row: usize,
+    in_flight: usize,
+    gave_up: bool,
+}
+
+impl Gate {
+    fn new(limit: usize) -> Gate {
+        Gate {
+            limit: limit.max(1),
+            state: Mutex::new(GateState::default()),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, GateState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits for room for one more call; the outcome to give the case
+    /// instead when the run gave up or was interrupted.
+    fn enter(&self) -> Result<(), Outcome> {
+        let mut state = self.lock();
+        loop {
+            if state.gave_up {
+                return Err(Outcome::NotRun(format!(
+                    "gave up on the validator after {} failures in a row",
+                    self.limit
+                )));
+            }
+            if interrupt::received().is_some() {
+                return Err(Outcome::Interrupted);
+            }
+            if state.failures_in_a_row + state.in_flight < self.limit {
+                state.in_flight += 1;
+                return Ok(());
+            }
+            // Woken when a call ends; the timeout notices an interruption.
+            state = self
+                .changed
+                .wait_timeout(state, Duration::from_millis(50))
+                .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
+        }
+    }
+
+    /// Records the end of a call that succeeded or failed.
+    fn leave(&self, succeeded: bool) {
+        let mut state = self.lock();
+        state.in_flight -= 1;
+        if succeeded {
+            state.failures_in_a_row = 0;
+        } else {
+            state.failures_in_a_row += 1;
+            if state.failures_in_a_row >= self.limit {
+                state.gave_up = true;
+            }
+        }
+        drop(state);
+        self.changed.notify_all();
+    }
+
+    fn gave_up(&self) -> bool {
+        self.lock().gave_up
     }
 }
 

@@ -21,6 +21,7 @@ pub mod exit;
 pub mod expectation;
 pub mod external;
 pub mod fixture;
+pub mod interrupt;
 pub mod libtest;
 pub mod process;
 pub mod report;

@@ -10,13 +10,13 @@ use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::case::{self, Selection};
 use mcpdesc_conformance::compare::Level;
 use mcpdesc_conformance::coverage::Coverage;
-use mcpdesc_conformance::exit::Status;
+use mcpdesc_conformance::exit::{RunEnd, Status};
 use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
 use mcpdesc_conformance::process::split_command;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_conformance::{bless, report, runner};
+use mcpdesc_conformance::{bless, interrupt, report, runner};
 use mcpdesc_protocol::{Revision, Validator};
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -93,21 +93,33 @@ struct ExternalArgs {
     /// Start one process per case instead (one-shot mode).
     #[arg(long, requires = "validator")]
     oneshot: bool,
-    /// How many validator processes run at once [default: the number of CPUs].
+    /// How many cases run at once (validator processes, or threads for the
+    /// built-in validator) [default: the number of CPUs].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
-    /// How long one case may take, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "5")]
-    timeout: f64,
-    /// How long a fresh validator process may take to answer `start`, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10")]
-    start_timeout: f64,
+    /// How long one case may take: seconds (`5`, `1.5`) or a duration with
+    /// a unit (`500ms`, `2s`, `1m`).
+    #[arg(long, value_name = "DURATION", default_value = "5", requires = "validator",
+          value_parser = duration, allow_hyphen_values = true)]
+    timeout: Duration,
+    /// How long a fresh validator process may take to answer `start`
+    /// (written as for `--timeout`).
+    #[arg(long, value_name = "DURATION", default_value = "10", requires = "validator",
+          value_parser = duration, allow_hyphen_values = true)]
+    start_timeout: Duration,
     /// The longest reply line accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value = "16777216")]
-    max_line_bytes: usize,
+    #[arg(long, value_name = "BYTES", default_value = "16777216", requires = "validator",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_line_bytes: u64,
+    /// The most diagnostics one reply may carry; a longer reply is a
+    /// protocol error for its case.
+    #[arg(long, value_name = "N", default_value = "10000", requires = "validator",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_diagnostics: u64,
     /// Give up on the validator after this many crashes, timeouts or
     /// protocol errors in a row; the remaining cases are reported as not run.
-    #[arg(long, value_name = "N", default_value = "10", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value = "10", requires = "validator",
+          value_parser = clap::value_parser!(u32).range(1..))]
     max_consecutive_failures: u32,
 }
 
@@ -123,9 +135,10 @@ impl ExternalArgs {
             Mode::Session
         };
         let mut validator = ExternalValidator::new(argv, mode);
-        validator.timeout = duration(self.timeout, "--timeout")?;
-        validator.start_timeout = duration(self.start_timeout, "--start-timeout")?;
-        validator.max_line = self.max_line_bytes;
+        validator.timeout = self.timeout;
+        validator.start_timeout = self.start_timeout;
+        validator.max_line = usize::try_from(self.max_line_bytes).unwrap_or(usize::MAX);
+        validator.max_diagnostics = usize::try_from(self.max_diagnostics).unwrap_or(usize::MAX);
         validator.max_consecutive_failures =
             usize::try_from(self.max_consecutive_failures).unwrap_or(usize::MAX);
         if let Some(jobs) = self.jobs {
@@ -135,12 +148,42 @@ impl ExternalArgs {
     }
 }
 
-fn duration(seconds: f64, option: &str) -> anyhow::Result<Duration> {
-    anyhow::ensure!(
-        seconds.is_finite() && seconds > 0.0 && seconds < 86_400.0,
-        "{option} takes a positive number of seconds below a day"
-    );
-    Ok(Duration::from_secs_f64(seconds))
+/// The shortest time limit accepted: below it every validator would time
+/// out, so it is surely a mistake (`--timeout 1ms`).
+const SHORTEST_LIMIT: Duration = Duration::from_millis(10);
+
+/// The longest time limit accepted.
+const LONGEST_LIMIT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Parses a time limit as people write them: seconds as a plain number
+/// (`5`, `1.5`), or a number with a unit (`500ms`, `2s`, `1m`, `1m 30s`).
+fn duration(text: &str) -> Result<Duration, String> {
+    let forms = "give seconds (`5`, `1.5`) or a duration with a unit (`500ms`, `2s`, `1m`)";
+    let trimmed = text.trim();
+    let parsed = match trimmed.parse::<f64>() {
+        Ok(seconds) if seconds.is_nan() => {
+            return Err(format!("`{text}` is not a number; {forms}"));
+        }
+        Ok(seconds) if seconds <= 0.0 => {
+            return Err(format!("`{text}` is not a positive duration; {forms}"));
+        }
+        Ok(seconds) => Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
+        Err(_) => humantime::parse_duration(trimmed)
+            .map_err(|error| format!("`{text}` is not a duration ({error}); {forms}"))?,
+    };
+    if parsed < SHORTEST_LIMIT {
+        return Err(format!(
+            "`{text}` is too short to be a time limit; the shortest is {}",
+            humantime::format_duration(SHORTEST_LIMIT)
+        ));
+    }
+    if parsed > LONGEST_LIMIT {
+        return Err(format!(
+            "`{text}` is too long to be a time limit; the longest is {}",
+            humantime::format_duration(LONGEST_LIMIT)
+        ));
+    }
+    Ok(parsed)
 }
 
 #[derive(Debug, Args)]
@@ -168,11 +211,23 @@ fn main() -> ExitCode {
     };
     match status {
         Ok(status) => status.into(),
+        // The reader went away (`run | head -1`): nothing is left to say to
+        // it, and it got what it wanted.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             Status::UsageOrSuite.into()
         }
     }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|error| error.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Loads the suite the options name, and checks the names they use.
@@ -211,11 +266,23 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     };
     eprint!("{}", report::problems(&set.problems));
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
-    let (implementation, how, results, unavailable) = match &external {
+    interrupt::install().context("cannot handle interrupting signals")?;
+    let (implementation, how, results, unavailable, gave_up) = match &external {
         None => {
             let validator = ReferenceValidator::new();
-            let results = runner::run_in_process(&cases, &set.rules, &validator);
-            (validator.implementation(), "in-process", results, None)
+            let threads = args.external.jobs.map_or(0, usize::from);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .context("cannot start the worker threads")?;
+            let results = pool.install(|| runner::run_in_process(&cases, &set.rules, &validator));
+            (
+                validator.implementation(),
+                "in-process",
+                results,
+                None,
+                false,
+            )
         }
         Some(external) => {
             let run = external::run(&cases, &set.rules, external);
@@ -223,7 +290,13 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
                 Mode::Session => "session mode",
                 Mode::Oneshot => "one-shot mode",
             };
-            (run.implementation, how, run.results, run.unavailable)
+            (
+                run.implementation,
+                how,
+                run.results,
+                run.unavailable,
+                run.gave_up,
+            )
         }
     };
     writeln!(
@@ -234,7 +307,8 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         implementation.version,
         cases.len()
     )?;
-    if let Some(reason) = unavailable {
+    let interrupted = interrupt::received();
+    if let (Some(reason), None) = (unavailable, interrupted) {
         eprintln!("error: {reason}");
         return Ok(Status::ValidatorUnavailable);
     }
@@ -245,15 +319,29 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     }
     let summary = Summary::of(&results);
     writeln!(out, "\n{}", report::summary(&summary, level))?;
-    if summary.total.judged() == 0 {
+    if let Some(interruption) = interrupted {
+        writeln!(
+            out,
+            "interrupted by {}: {} of {} cases finished",
+            interruption.name(),
+            summary.total.cases,
+            cases.len()
+        )?;
+    } else if gave_up {
+        eprintln!(
+            "error: gave up on the validator after {} failures in a row; the remaining cases were not run",
+            args.external.max_consecutive_failures
+        );
+    } else if summary.total.judged() == 0 {
         eprintln!("error: no case was judged: the validator skipped every selected case");
     }
-    Ok(Status::of_run(
-        &results,
-        &summary,
-        set.problems.len(),
-        level,
-    ))
+    out.flush()?;
+    let end = RunEnd {
+        suite_problems: set.problems.len(),
+        gave_up,
+        interrupted,
+    };
+    Ok(Status::of_run(&results, &summary, end, level))
 }
 
 fn list(args: SelectArgs) -> anyhow::Result<Status> {
@@ -263,7 +351,9 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
     for case in &cases {
         writeln!(out, "{}", case.id())?;
     }
+    out.flush()?;
     eprint!("{}", report::problems(&set.problems));
+    anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
     eprintln!("{} cases", cases.len());
     Ok(if set.problems.is_empty() {
         Status::Success

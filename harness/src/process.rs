@@ -109,6 +109,8 @@ pub enum Output {
 pub struct Process {
     /// Locked only for a non-blocking status check or for the final kill.
     child: Mutex<Box<dyn ChildWrapper>>,
+    /// The process group's ID (the validator's process ID).
+    group: u32,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
@@ -149,6 +151,12 @@ impl Process {
         });
         command.wrap(ProcessGroup::leader());
         let mut child = command.spawn()?;
+        let group = child.id();
+        if !crate::interrupt::register(group) {
+            // Interrupted while starting: the handler's sweep may have
+            // missed this group.
+            let _ = child.start_kill();
+        }
         let stdin = child.stdin().take();
         let stdout = child.stdout().take();
         let stderr_pipe = child.stderr().take();
@@ -202,6 +210,7 @@ impl Process {
 
         Ok(Process {
             child: Mutex::new(child),
+            group,
             input: Some(input),
             output,
             stderr,
@@ -355,6 +364,8 @@ impl Process {
         if matches!(child.inner_mut().try_wait(), Ok(None)) {
             let _ = child.inner_mut().start_kill();
         }
+        // Before the reaping wait: the group's ID may be reused after it.
+        crate::interrupt::unregister(self.group);
         let _ = child.wait();
     }
 }

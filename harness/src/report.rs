@@ -90,6 +90,12 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         Outcome::SuiteError(message) => {
             let _ = writeln!(text, "  suite error: {message}");
         }
+        Outcome::Interrupted => {
+            let _ = writeln!(
+                text,
+                "  interrupted: the run stopped before this case finished"
+            );
+        }
     }
     Some(text)
 }

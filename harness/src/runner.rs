@@ -32,6 +32,9 @@ pub enum Outcome {
     NotRun(String),
     /// The suite cannot judge this case: its fixture or expectation is broken.
     SuiteError(String),
+    /// Not finished: the run was interrupted by a signal before this case
+    /// had its answer. It neither passes nor fails.
+    Interrupted,
 }
 
 impl Outcome {
@@ -49,7 +52,7 @@ impl Outcome {
     pub fn passes(&self, level: Level) -> Option<bool> {
         match self {
             Outcome::Compared(comparison) => Some(comparison.passes(level)),
-            Outcome::Skipped(_) => None,
+            Outcome::Skipped(_) | Outcome::Interrupted => None,
             _ => Some(false),
         }
     }
@@ -78,7 +81,12 @@ pub fn run_in_process(
     let supported = validator.implementation().revisions;
     cases
         .par_iter()
-        .map(|case| run_case(case, rules, validator, &supported))
+        .map(|case| {
+            if crate::interrupt::received().is_some() {
+                return interrupted(case);
+            }
+            run_case(case, rules, validator, &supported)
+        })
         .collect()
 }
 
@@ -161,6 +169,17 @@ pub fn judge(
         Err(outcome) => outcome,
     };
     result(outcome, duration)
+}
+
+/// The result of a case that the run did not finish because it was
+/// interrupted.
+pub fn interrupted(case: &Case<'_>) -> CaseResult {
+    CaseResult {
+        fixture: case.entry.fixture.id(),
+        revision: case.revision,
+        outcome: Outcome::Interrupted,
+        duration: Duration::ZERO,
+    }
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

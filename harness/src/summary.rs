@@ -19,10 +19,17 @@ pub struct Tally {
     pub errors: usize,
     /// Passes at each level, in [`Level::ALL`] order.
     pub passed: [usize; 3],
+    /// Cases the run did not finish because it was interrupted; they are
+    /// not counted in `cases`.
+    pub interrupted: usize,
 }
 
 impl Tally {
     fn add(&mut self, outcome: &Outcome) {
+        if *outcome == Outcome::Interrupted {
+            self.interrupted += 1;
+            return;
+        }
         self.cases += 1;
         match outcome {
             Outcome::Skipped(_) => self.skipped += 1,

@@ -7,6 +7,8 @@
 use mcpdesc_protocol::{
     Diagnostic, Implementation, PROTOCOL_VERSION, Reply, Severity, Skip, ValidatorError,
 };
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 /// Decodes the reply to `start`.
@@ -46,14 +48,35 @@ pub fn decode_start(line: &str) -> Result<Implementation, String> {
     Ok(implementation)
 }
 
-/// Decodes a reply to one case. In session mode `seq` is the request's
-/// sequence number, which the reply must echo; one-shot replies have none.
+/// The most diagnostics a reply may carry unless the run says otherwise.
+pub const DEFAULT_MAX_DIAGNOSTICS: usize = 10_000;
+
+/// Decodes a reply to one case, carrying at most
+/// [`DEFAULT_MAX_DIAGNOSTICS`] diagnostics. In session mode `seq` is the
+/// request's sequence number, which the reply must echo; one-shot replies
+/// have none.
 ///
 /// # Errors
 ///
 /// An explanation of what is wrong with the reply.
 pub fn decode_reply(text: &str, seq: Option<u64>) -> Result<Reply, String> {
-    let object = object_of(text, "the reply")?;
+    decode_reply_within(text, seq, DEFAULT_MAX_DIAGNOSTICS)
+}
+
+/// Decodes a reply to one case, as [`decode_reply`] does, refusing a reply
+/// with more than `max_diagnostics` diagnostics. Decoding stops at the first
+/// diagnostic beyond the limit, so an enormous reply costs no more memory
+/// than the limit allows.
+///
+/// # Errors
+///
+/// An explanation of what is wrong with the reply.
+pub fn decode_reply_within(
+    text: &str,
+    seq: Option<u64>,
+    max_diagnostics: usize,
+) -> Result<Reply, String> {
+    let object = bounded_object_of(text, max_diagnostics)?;
     if let Some(expected) = seq {
         match object.get("seq") {
             None => {
@@ -120,6 +143,191 @@ fn object_of(text: &str, what: &str) -> Result<Map<String, Value>, String> {
             kind(&other),
             excerpt(text)
         )),
+    }
+}
+
+/// Parses a reply line into its members, keeping at most `max_diagnostics`
+/// items of its `diagnostics` array: decoding stops at the first one beyond.
+fn bounded_object_of(text: &str, max_diagnostics: usize) -> Result<Map<String, Value>, String> {
+    let refusal = Cell::new(None);
+    let seed = BoundedReply {
+        max_diagnostics,
+        refusal: &refusal,
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = serde::de::DeserializeSeed::deserialize(seed, &mut deserializer)
+        .and_then(|object| deserializer.end().map(|()| object));
+    match (parsed, refusal.get()) {
+        (Ok(object), _) => Ok(object),
+        (Err(_), Some(Refusal::TooMany)) => Err(format!(
+            "the reply carries more than {max_diagnostics} diagnostics, the most one reply may \
+             carry (raise it with --max-diagnostics)"
+        )),
+        (Err(_), Some(Refusal::NotAnObject(kind))) => Err(format!(
+            "the reply is a JSON {kind}, not an object: {}",
+            excerpt(text)
+        )),
+        (Err(error), None) => Err(format!(
+            "the reply is not JSON ({error}): {}; write exactly one JSON object per line on stdout, \
+             and anything else (logs, progress) on stderr",
+            excerpt(text)
+        )),
+    }
+}
+
+/// Why [`BoundedReply`] stopped decoding, beside the decoder's own errors.
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    /// `diagnostics` has more items than allowed.
+    TooMany,
+    /// The reply is JSON of this kind, not an object.
+    NotAnObject(&'static str),
+}
+
+/// Deserializes a reply object, counting the items of `diagnostics` as
+/// they come.
+struct BoundedReply<'a> {
+    max_diagnostics: usize,
+    refusal: &'a Cell<Option<Refusal>>,
+}
+
+impl BoundedReply<'_> {
+    fn refuse<T, E: serde::de::Error>(&self, kind: &'static str) -> Result<T, E> {
+        self.refusal.set(Some(Refusal::NotAnObject(kind)));
+        Err(E::custom("not an object"))
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for BoundedReply<'_> {
+    type Value = Map<String, Value>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        // `any`, not `map`: so that a reply of another kind reaches the
+        // visitor, which names the kind.
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for BoundedReply<'_> {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a reply object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut access: A,
+    ) -> Result<Self::Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value = if key == "diagnostics" {
+                access.next_value_seed(BoundedArray {
+                    max: self.max_diagnostics,
+                    refusal: self.refusal,
+                })?
+            } else {
+                access.next_value::<Value>()?
+            };
+            object.insert(key, value);
+        }
+        Ok(object)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        self.refuse("array")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        self.refuse("string")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        self.refuse("boolean")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        self.refuse("number")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        self.refuse("number")
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        self.refuse("number")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+        self.refuse("null")
+    }
+}
+
+/// An array of at most `max` items, or any other JSON value as it is.
+struct BoundedArray<'a> {
+    max: usize,
+    refusal: &'a Cell<Option<Refusal>>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for BoundedArray<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for BoundedArray<'_> {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = access.next_element::<Value>()? {
+            if items.len() == self.max {
+                self.refusal.set(Some(Refusal::TooMany));
+                return Err(serde::de::Error::custom("too many diagnostics"));
+            }
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, access: A) -> Result<Value, A::Error> {
+        serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(access))
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(Value::from(value))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 }
 
@@ -343,5 +551,62 @@ mod tests {
             let line = format!("{{\"seq\":{seq},\"{key}\":{body}}}");
             let _ = decode_reply(&line, Some(1));
         }
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    fn reply_with(count: usize) -> String {
+        let diagnostic = r#"{"rule": "r", "path": "/a", "severity": "error"}"#;
+        format!(
+            r#"{{"seq": 1, "diagnostics": [{}]}}"#,
+            vec![diagnostic; count].join(",")
+        )
+    }
+
+    #[test]
+    fn a_reply_at_the_diagnostic_limit_is_accepted_and_one_beyond_is_refused() {
+        match decode_reply_within(&reply_with(5), Some(1), 5) {
+            Ok(Reply::Diagnostics(diagnostics)) => assert_eq!(diagnostics.len(), 5),
+            other => panic!("expected 5 diagnostics, got {other:?}"),
+        }
+        let error = decode_reply_within(&reply_with(6), Some(1), 5).unwrap_err();
+        assert!(
+            error.contains("more than 5 diagnostics") && error.contains("--max-diagnostics"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_default_limit_is_ten_thousand() {
+        assert!(decode_reply(&reply_with(10_000), Some(1)).is_ok());
+        assert!(
+            decode_reply(&reply_with(10_001), Some(1))
+                .unwrap_err()
+                .contains("more than 10000 diagnostics")
+        );
+    }
+
+    #[test]
+    fn a_reply_that_is_not_an_object_is_named_by_its_kind() {
+        for (line, kind) in [
+            ("[1, 2]", "array"),
+            ("\"x\"", "string"),
+            ("7", "number"),
+            ("-7", "number"),
+            ("1.5", "number"),
+            ("true", "boolean"),
+            ("null", "null"),
+        ] {
+            let error = decode_reply(line, None).unwrap_err();
+            assert!(
+                error.starts_with(&format!("the reply is a JSON {kind}, not an object")),
+                "{line}: {error}"
+            );
+        }
+        let error = decode_reply(r#"{"seq": 1} trailing"#, Some(1)).unwrap_err();
+        assert!(error.contains("is not JSON"), "{error}");
     }
 }

@@ -280,5 +280,6 @@ pub fn word(outcome: &Outcome) -> String {
         Outcome::ProtocolError(_) => "protocol error".to_owned(),
         Outcome::NotRun(_) => "not run".to_owned(),
         Outcome::SuiteError(_) => "suite error".to_owned(),
+        Outcome::Interrupted => "interrupted".to_owned(),
     }
 }

@@ -1,0 +1,121 @@
+//! Interruption: what SIGINT, SIGTERM and SIGHUP do to a run.
+//!
+//! Every validator runs in a process group of its own, so a signal sent to
+//! the harness (Ctrl-C reaches only the terminal's foreground group) would
+//! otherwise leave every validator and its children running. Once
+//! [`install`] has been called, the first of these signals marks the run as
+//! interrupted and kills every live validator group at once; the runner
+//! stops scheduling, and the harness reports what finished and exits with
+//! 128 + the signal's number, as cargo-nextest does. A second signal ends
+//! the harness at once (after killing the groups again).
+//!
+//! Every [`crate::process::Process`] registers its group here while it
+//! lives, whether or not a handler is installed.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// The signals that interrupt a run.
+pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+/// The first interrupting signal received, or 0.
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+/// The process groups of the validators alive now.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+/// An interrupting signal, by number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interruption {
+    /// The signal's number (2 for SIGINT).
+    pub signal: i32,
+}
+
+impl Interruption {
+    /// The signal's name, such as `SIGINT`.
+    pub fn name(self) -> String {
+        Signal::try_from(self.signal)
+            .map_or_else(|_| format!("signal {}", self.signal), |s| s.to_string())
+    }
+
+    /// The exit status of an interrupted harness: 128 + the signal number.
+    pub fn exit_code(self) -> u8 {
+        u8::try_from(128 + self.signal).unwrap_or(u8::MAX)
+    }
+}
+
+/// Handles [`SIGNALS`] from now on, on a thread of its own.
+///
+/// # Errors
+///
+/// The error of registering the handlers.
+pub fn install() -> io::Result<()> {
+    let mut signals = Signals::new(SIGNALS)?;
+    std::thread::Builder::new()
+        .name("signals".to_owned())
+        .spawn(move || {
+            for signal in signals.forever() {
+                let first = RECEIVED
+                    .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok();
+                kill_all();
+                if !first {
+                    // Asked twice: the user wants out now, report or not.
+                    std::process::exit(128 + signal);
+                }
+            }
+        })?;
+    Ok(())
+}
+
+/// The interruption, once a signal has arrived.
+pub fn received() -> Option<Interruption> {
+    match RECEIVED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(Interruption { signal }),
+    }
+}
+
+/// Records a live validator's process group. Returns `false` when the run
+/// is already interrupted: the caller must kill the group itself, since the
+/// handler may have finished its sweep before the group was recorded.
+pub(crate) fn register(group: u32) -> bool {
+    let Ok(group) = i32::try_from(group) else {
+        return received().is_none();
+    };
+    let mut groups = GROUPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    groups.insert(group);
+    // Checked under the lock: the handler sets the flag before it takes the
+    // lock, so either it sees this group or this sees its flag.
+    received().is_none()
+}
+
+/// Forgets a validator's process group; called before the group leader is
+/// reaped, so that a recorded ID never names someone else's group.
+pub(crate) fn unregister(group: u32) {
+    if let Ok(group) = i32::try_from(group) {
+        GROUPS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&group);
+    }
+}
+
+fn kill_all() {
+    let groups = GROUPS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for &group in groups.iter() {
+        // The group may have ended already; there is nothing else to do.
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
