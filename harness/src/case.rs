@@ -27,8 +27,8 @@ pub struct Selection {
     pub suites: Vec<String>,
     /// Only these revisions (all when empty).
     pub revisions: Vec<Revision>,
-    /// Only fixtures whose ID (`<suite>/<name>`) matches one of these
-    /// patterns (all when empty). See [`matches`].
+    /// Only cases that match one of these patterns (all when empty). See
+    /// [`Selection::takes`].
     pub filters: Vec<String>,
 }
 
@@ -41,20 +41,38 @@ impl Selection {
                 continue;
             }
             for entry in &suite.entries {
-                let id = entry.fixture.id();
-                if !self.filters.is_empty()
-                    && !self.filters.iter().any(|pattern| matches(pattern, &id))
-                {
-                    continue;
-                }
                 for revision in entry.fixture.revisions() {
-                    if self.revisions.is_empty() || self.revisions.contains(&revision) {
-                        cases.push(Case { entry, revision });
+                    let case = Case { entry, revision };
+                    if (self.revisions.is_empty() || self.revisions.contains(&revision))
+                        && self.takes(&case)
+                    {
+                        cases.push(case);
                     }
                 }
             }
         }
         cases
+    }
+
+    /// Whether `case` matches one of the filters (or there are none). A
+    /// filter with `@` is matched against the whole case ID
+    /// (`<suite>/<class>/<file>@<revision>`), so an ID that `list` prints
+    /// selects exactly that case; any other filter is matched against the
+    /// fixture ID (`<suite>/<class>/<file>`). See [`matches`].
+    pub fn takes(&self, case: &Case<'_>) -> bool {
+        self.filters.is_empty()
+            || self.filters.iter().any(|pattern| {
+                if pattern.contains('@') {
+                    let id = case.id();
+                    if pattern.contains(['*', '?']) {
+                        matches(pattern, &id)
+                    } else {
+                        *pattern == id
+                    }
+                } else {
+                    matches(pattern, &case.entry.fixture.id())
+                }
+            })
     }
 }
 

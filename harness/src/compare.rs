@@ -81,15 +81,38 @@ pub struct OutputProblem {
     pub kind: ProblemKind,
 }
 
-/// The outcome of comparing one case's actual findings with its expected ones.
+/// How many findings of each kind of difference a comparison keeps for the
+/// report (unexpected findings, findings wrong in themselves); the rest are
+/// counted. A validator may answer each case with thousands of findings,
+/// and a run keeps the comparison of every case until it ends.
+pub const KEPT_DIFFERENCES: usize = 100;
+
+/// The outcome of comparing one case's actual findings with its expected
+/// ones: the verdict at each level, and what a report shows of the
+/// differences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     /// What the suite expects.
     pub expected: Findings,
-    /// What the validator reported (repeats removed, messages dropped).
-    pub actual: Findings,
-    /// Findings that are wrong whatever the expectation says.
+    /// Expected findings the validator did not report.
+    pub missing: Findings,
+    /// Findings the validator reported that the suite does not expect: the
+    /// first [`KEPT_DIFFERENCES`] of them, in order.
+    pub unexpected: Findings,
+    /// How many distinct findings the validator reported that the suite
+    /// does not expect, kept or not.
+    pub unexpected_count: usize,
+    /// How many distinct findings the validator reported (repeats removed,
+    /// messages dropped).
+    pub actual_count: usize,
+    /// Findings that are wrong whatever the expectation says: the first
+    /// [`KEPT_DIFFERENCES`] of them.
     pub problems: Vec<OutputProblem>,
+    /// How many findings are wrong whatever the expectation says, kept or
+    /// not.
+    pub problem_count: usize,
+    /// Whether the case passes at each level, in [`Level::ALL`] order.
+    passes: [bool; 3],
 }
 
 impl Comparison {
@@ -104,31 +127,51 @@ impl Comparison {
     ) -> Comparison {
         let actual: Findings = actual.iter().map(Finding::of).collect();
         let mut problems = Vec::new();
+        let mut problem_count = 0;
+        let mut report = |finding: &Finding, kind| {
+            problem_count += 1;
+            // Counted all, kept few: this outlives the run's every case.
+            if problems.len() < KEPT_DIFFERENCES {
+                problems.push(OutputProblem {
+                    finding: finding.clone(),
+                    kind,
+                });
+            }
+        };
         for finding in &actual {
             match rules.get(&finding.rule) {
-                None => problems.push(OutputProblem {
-                    finding: finding.clone(),
-                    kind: ProblemKind::UnknownRule,
-                }),
+                None => report(finding, ProblemKind::UnknownRule),
                 Some(rule) if !rule.applicability.applies_to(revision) => {
-                    problems.push(OutputProblem {
-                        finding: finding.clone(),
-                        kind: ProblemKind::NotApplicable,
-                    })
+                    report(finding, ProblemKind::NotApplicable);
                 }
                 Some(_) => {}
             }
             if mcpdesc_source::pointer::resolve(document, &finding.path).is_none() {
-                problems.push(OutputProblem {
-                    finding: finding.clone(),
-                    kind: ProblemKind::UnresolvedPointer,
-                });
+                report(finding, ProblemKind::UnresolvedPointer);
             }
         }
+        let clean = problem_count == 0;
+        let passes = [
+            has_error(&expected) == has_error(&actual),
+            clean && rule_ids(&expected) == rule_ids(&actual),
+            clean && expected == actual,
+        ];
+        let missing: Findings = expected.difference(&actual).cloned().collect();
+        let unexpected_count = actual.difference(&expected).count();
+        let unexpected: Findings = actual
+            .difference(&expected)
+            .take(KEPT_DIFFERENCES)
+            .cloned()
+            .collect();
         Comparison {
+            actual_count: actual.len(),
             expected,
-            actual,
+            missing,
+            unexpected,
+            unexpected_count,
             problems,
+            problem_count,
+            passes,
         }
     }
 
@@ -136,13 +179,18 @@ impl Comparison {
     /// fails the rules and exact levels even if the expectation lists it; the
     /// verdict level looks at errors only.
     pub fn passes(&self, level: Level) -> bool {
-        match level {
-            Level::Verdict => has_error(&self.expected) == has_error(&self.actual),
-            Level::Rules => {
-                self.problems.is_empty() && rule_ids(&self.expected) == rule_ids(&self.actual)
-            }
-            Level::Exact => self.problems.is_empty() && self.expected == self.actual,
-        }
+        self.passes[level as usize]
+    }
+
+    /// The reported findings that were kept: every expected one the
+    /// validator reported, and the unexpected ones kept. All of them when
+    /// `unexpected_count` does not exceed [`KEPT_DIFFERENCES`].
+    pub fn reported(&self) -> Findings {
+        self.expected
+            .difference(&self.missing)
+            .chain(&self.unexpected)
+            .cloned()
+            .collect()
     }
 }
 
@@ -295,5 +343,24 @@ rules:
             ]
         );
         assert_eq!(levels(&comparison), [true, false, false]);
+    }
+
+    #[test]
+    fn a_flood_of_findings_is_judged_on_all_and_keeps_only_what_a_report_shows() {
+        let expected = [finding("mcpdesc.a", "/a/0", Severity::Error)];
+        let mut actual = vec![diagnostic("mcpdesc.a", "/a/0", Severity::Error)];
+        let flood = 3 * KEPT_DIFFERENCES;
+        actual.extend(
+            (0..flood).map(|n| diagnostic("mcpdesc.a", &format!("/x{n}"), Severity::Error)),
+        );
+        let comparison = compare(&expected, &actual, R);
+        assert_eq!(levels(&comparison), [true, false, false]);
+        assert_eq!(comparison.actual_count, flood + 1);
+        assert_eq!(comparison.unexpected_count, flood);
+        assert_eq!(comparison.unexpected.len(), KEPT_DIFFERENCES);
+        assert_eq!(comparison.problem_count, flood);
+        assert_eq!(comparison.problems.len(), KEPT_DIFFERENCES);
+        assert_eq!(comparison.missing, Findings::new());
+        assert_eq!(comparison.reported().len(), KEPT_DIFFERENCES + 1);
     }
 }

@@ -29,9 +29,10 @@ pub const VALIDATOR_VARIABLE: &str = "MCPDESC_VALIDATOR";
 pub const ONESHOT_VARIABLE: &str = "MCPDESC_VALIDATOR_ONESHOT";
 
 /// Runs the whole suite against `validator` as a libtest-compatible test
-/// binary, and exits: one trial per case, named after the fixture, with the
-/// revision as the trial's kind, so `cargo test`, `cargo nextest`, name
-/// filters, `--list`, `--exact` and `--skip` all work. A trial passes when the
+/// binary, and exits: one trial per case, named by its case ID
+/// (`<suite>/<class>/<file>@<revision>`, as `mcpdesc-conformance list`
+/// prints it), so `cargo test`, `cargo nextest`, name filters, `--list`,
+/// `--exact` and `--skip` all work. A trial passes when the
 /// case passes at the exact level; a failing one prints the diff.
 ///
 /// In a third-party crate, add `mcpdesc-conformance` as a dev-dependency and
@@ -146,17 +147,19 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>) -> Vec<Trial> 
     }
     let supported = Arc::new(target.supported());
     for case in Selection::default().cases(&set) {
-        let name = case.entry.fixture.id();
+        // The case ID, as `list` prints it and `--filter` takes it, so one
+        // spelling selects a case everywhere.
+        let name = case.id();
+        let fixture = case.entry.fixture.id();
         let revision = case.revision;
         let (set, target, supported) = (
             Arc::clone(&set),
             Arc::clone(&target),
             Arc::clone(&supported),
         );
-        let trial = Trial::test(name.clone(), move || {
-            check_case(&set, &name, revision, &target, &supported).map_err(Failed::from)
-        })
-        .with_kind(revision.as_str());
+        let trial = Trial::test(name, move || {
+            check_case(&set, &fixture, revision, &target, &supported).map_err(Failed::from)
+        });
         trials.push(trial);
     }
     trials

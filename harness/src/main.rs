@@ -67,8 +67,12 @@ struct SelectArgs {
     /// Only this MCP revision (repeatable).
     #[arg(long = "revision", value_name = "REVISION")]
     revisions: Vec<Revision>,
-    /// Only fixtures whose ID (`<suite>/<name>`) matches; `*` and `?` are
-    /// wildcards, text without them matches anywhere (repeatable).
+    /// Only cases that match (repeatable). A case ID as `list` prints it,
+    /// `<suite>/<class>/<file>@<revision>`, selects exactly that case; a
+    /// pattern without `@` is matched against the fixture ID
+    /// `<suite>/<class>/<file>` (every revision). `*` (any text, `/`
+    /// included) and `?` (one character) are wildcards and make the pattern
+    /// match the whole ID; text without them matches anywhere in it.
     #[arg(long = "filter", value_name = "GLOB")]
     filters: Vec<String>,
 }
@@ -255,6 +259,7 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
 }
 
 fn run(args: RunArgs) -> anyhow::Result<Status> {
+    interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
     let cases = selection.cases(&set);
@@ -266,7 +271,6 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     };
     eprint!("{}", report::problems(&set.problems));
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
-    interrupt::install().context("cannot handle interrupting signals")?;
     let (implementation, how, results, unavailable, gave_up) = match &external {
         None => {
             let validator = ReferenceValidator::new();

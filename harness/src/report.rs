@@ -56,7 +56,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     match &result.outcome {
         Outcome::Compared(comparison) => {
             let expected = finding_lines(&comparison.expected, fixture);
-            let actual = finding_lines(&comparison.actual, fixture);
+            let actual = finding_lines(&comparison.reported(), fixture);
             if expected != actual {
                 let diff = TextDiff::from_lines(&expected, &actual);
                 let unified = diff
@@ -68,12 +68,27 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     let _ = writeln!(text, "  {line}");
                 }
             }
+            let hidden = comparison.unexpected_count - comparison.unexpected.len();
+            if hidden > 0 {
+                let _ = writeln!(
+                    text,
+                    "  … and {hidden} more unexpected findings ({} reported in all)",
+                    comparison.actual_count
+                );
+            }
             for problem in &comparison.problems {
                 let _ = writeln!(
                     text,
                     "  wrong whatever the expectation: {}: {}",
                     line_of(&problem.finding),
                     problem.kind
+                );
+            }
+            let hidden = comparison.problem_count - comparison.problems.len();
+            if hidden > 0 {
+                let _ = writeln!(
+                    text,
+                    "  … and {hidden} more findings wrong whatever the expectation"
                 );
             }
         }

@@ -14,7 +14,7 @@ use crate::compare::{Comparison, Level};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The validator replied with diagnostics, compared with the expectation.
-    Compared(Comparison),
+    Compared(Box<Comparison>),
     /// Not run: the validator declined it or does not support its revision.
     Skipped(String),
     /// The validator replied that it failed on this case.
@@ -157,13 +157,13 @@ pub fn judge(
     let reply = call(&request);
     let duration = started.elapsed();
     let outcome = match reply {
-        Ok(Reply::Diagnostics(diagnostics)) => Outcome::Compared(Comparison::new(
+        Ok(Reply::Diagnostics(diagnostics)) => Outcome::Compared(Box::new(Comparison::new(
             expected,
             &diagnostics,
             rules,
             &document.value,
             case.revision,
-        )),
+        ))),
         Ok(Reply::Skipped(skip)) => Outcome::Skipped(skip.reason),
         Ok(Reply::Error(error)) => Outcome::ValidatorError(error.message),
         Err(outcome) => outcome,

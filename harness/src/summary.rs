@@ -79,6 +79,12 @@ impl Summary {
     pub fn of(results: &[CaseResult]) -> Summary {
         let mut summary = Summary::default();
         for result in results {
+            if result.outcome == Outcome::Interrupted {
+                // Counted once, overall: a revision with no finished case
+                // gets no row.
+                summary.total.add(&result.outcome);
+                continue;
+            }
             summary
                 .per_revision
                 .entry(result.revision)

@@ -233,28 +233,34 @@ pub fn outcomes(run: &Run) -> Vec<String> {
 pub fn left_behind(marker: &str) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
-        let mut found = Vec::new();
-        for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let Some(pid) = name
-                .to_str()
-                .filter(|name| name.bytes().all(|b| b.is_ascii_digit()))
-            else {
-                continue;
-            };
-            let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
-                continue;
-            };
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if cmdline.contains(marker) {
-                found.push(format!("{pid}: {cmdline}"));
-            }
-        }
+        let found = processes_with(marker);
         if found.is_empty() || Instant::now() >= deadline {
             return found;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// The processes whose command line holds `marker` now, as `PID: COMMAND`.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|name| name.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(marker) {
+            found.push(format!("{pid}: {cmdline}"));
+        }
+    }
+    found
 }
 
 /// One word for an outcome, as the snapshots and tables of these tests

@@ -10,11 +10,12 @@ use super::*;
 const PASS: &str = "pass";
 
 /// Runs the misbehaving validator with `arguments` in session mode,
-/// with `--jobs 1`, a one-second `--timeout`, a 64 KiB line limit and
+/// with `--jobs 1`, a two-second `--timeout`, a 64 KiB line limit and
 /// the `extra` options; checks the exit status, each case's outcome,
-/// that the run took less than `timeouts` one-second timeouts plus 15 s
-/// for the rest, and that no process was left behind. Returns the
-/// report.
+/// that the run ended within a generous bound (30 s, and 10 s more for
+/// each of the `timeouts` it must wait out; a hang guard, not a
+/// measurement: a busy machine must not fail it), and that no process
+/// was left behind. Returns the report.
 fn check(
     arguments: &str,
     extra: &[(&str, &str)],
@@ -28,8 +29,8 @@ fn check(
     let mut options = vec![
         ("--validator", validator.as_str()),
         ("--jobs", "1"),
-        ("--timeout", "1"),
-        ("--start-timeout", "5"),
+        ("--timeout", "2"),
+        ("--start-timeout", "10"),
         ("--max-line-bytes", "65536"),
     ];
     for &(name, value) in extra {
@@ -46,7 +47,7 @@ fn check(
     let report = format!("`{arguments}` {extra:?}\n{}\n{}", run.stdout, run.stderr);
     assert_eq!(run.code, Some(code), "{report}");
     assert_eq!(outcomes(&run), expected, "{report}");
-    let bound = Duration::from_secs(u64::from(timeouts) + 15);
+    let bound = Duration::from_secs(30 + 10 * u64::from(timeouts));
     assert!(
         run.elapsed < bound,
         "took {:?}, more than {bound:?}\n{report}",
@@ -89,7 +90,7 @@ fn a_hang_is_a_timeout() {
     assert_contains(
         &report,
         &[
-            "timed out: no reply to the request within 1.0s",
+            "timed out: no reply to the request within 2.0s",
             "misbehaving_validator: hanging on request 2",
         ],
     );
@@ -152,7 +153,7 @@ fn exiting_after_start_crashes_each_case_until_the_cutoff() {
     let report = check(
         "exit-after-start",
         &[("--max-consecutive-failures", "3")],
-        1,
+        3,
         [
             "crashed", "crashed", "crashed", "not run", "not run", "not run", "not run",
         ],
@@ -174,7 +175,7 @@ fn the_cutoff_counts_failures_in_a_row_only() {
     check(
         "crash 1",
         &[("--max-consecutive-failures", "2")],
-        1,
+        3,
         [
             "crashed", "crashed", "not run", "not run", "not run", "not run", "not run",
         ],
@@ -199,21 +200,21 @@ fn a_stderr_flood_does_not_disturb_the_run() {
 #[test]
 fn a_slow_start_within_the_start_timeout_is_fine() {
     // Longer than --timeout, shorter than --start-timeout.
-    check("slow-start 1.5", &[], 0, [PASS; 7], 2);
+    check("slow-start 3", &[], 0, [PASS; 7], 1);
 }
 
 #[test]
 fn a_start_slower_than_the_start_timeout_exits_3() {
     let suite = MiniSuite::new();
     let marker = marker();
-    let validator = suite.validator(&marker, "slow-start 3");
+    let validator = suite.validator(&marker, "slow-start 20");
     let run = run(
         &suite,
         &[
             "--validator",
             &validator,
             "--start-timeout",
-            "1",
+            "2",
             "--jobs",
             "1",
         ],
@@ -221,9 +222,9 @@ fn a_start_slower_than_the_start_timeout_exits_3() {
     assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
     assert_contains(
         &run.stderr,
-        &["error: the validator could not be started: no reply to `start` within 1.0s"],
+        &["error: the validator could not be started: no reply to `start` within 2.0s"],
     );
-    assert!(run.elapsed < Duration::from_secs(15), "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
     assert_eq!(left_behind(&marker), Vec::<String>::new());
 }
 
@@ -273,7 +274,7 @@ fn several_workers_give_every_case_one_outcome() {
     let validator = suite.validator(&marker, "--grandchild crash 2");
     let run = run(
         &suite,
-        &["--validator", &validator, "--jobs", "3", "--timeout", "1"],
+        &["--validator", &validator, "--jobs", "3", "--timeout", "2"],
     );
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
     let outcomes = outcomes(&run);
@@ -282,6 +283,6 @@ fn several_workers_give_every_case_one_outcome() {
         "{outcomes:?}"
     );
     assert!(outcomes.iter().any(|o| o == "crashed"), "{outcomes:?}");
-    assert!(run.elapsed < Duration::from_secs(15), "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
     assert_eq!(left_behind(&marker), Vec::<String>::new());
 }

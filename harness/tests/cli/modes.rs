@@ -11,11 +11,22 @@ use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
 
-/// `mcpdesc-validate`, built for this test run: it belongs to another
-/// package, so Cargo does not build it for this one's tests by itself.
+/// `mcpdesc-validate`, built in this test binary's own profile and target
+/// folder: it belongs to another package, so Cargo does not build it for
+/// this one's tests by itself, and `cargo test --release` must never run a
+/// stale debug (or stale release) binary.
 pub(super) fn reference_binary() -> &'static PathBuf {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
+        // This test binary is <target>/<profile folder>/deps/cli-<hash>.
+        let exe = std::env::current_exe().unwrap();
+        let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+        let target_dir = profile_dir.parent().unwrap();
+        let profile = match profile_dir.file_name().and_then(|name| name.to_str()) {
+            Some("debug") => "dev".to_owned(),
+            Some(other) => other.to_owned(),
+            None => panic!("no profile folder in {}", exe.display()),
+        };
         let status = std::process::Command::new(env!("CARGO"))
             .args([
                 "build",
@@ -24,13 +35,14 @@ pub(super) fn reference_binary() -> &'static PathBuf {
                 "mcpdesc-validator",
                 "--bin",
                 "mcpdesc-validate",
+                "--profile",
+                &profile,
+                "--target-dir",
             ])
+            .arg(target_dir)
             .status()
             .unwrap();
         assert!(status.success());
-        // This test binary is target/<profile>/deps/cli-<hash>.
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
         profile_dir.join(format!("mcpdesc-validate{}", std::env::consts::EXE_SUFFIX))
     })
 }

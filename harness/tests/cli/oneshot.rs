@@ -22,7 +22,7 @@ fn check(mode: &str, code: i32, fourth: &str, timeouts: u32) -> String {
             "--jobs",
             "1",
             "--timeout",
-            "1",
+            "2",
         ],
     );
     let report = format!("{mode}\n{}\n{}", run.stdout, run.stderr);
@@ -32,7 +32,8 @@ fn check(mode: &str, code: i32, fourth: &str, timeouts: u32) -> String {
         [PASS, PASS, PASS, fourth, PASS, PASS, PASS],
         "{report}"
     );
-    let bound = Duration::from_secs(u64::from(timeouts) + 15);
+    // A hang guard, not a measurement: generous for a busy machine.
+    let bound = Duration::from_secs(30 + 10 * u64::from(timeouts));
     assert!(run.elapsed < bound, "took {:?}\n{report}", run.elapsed);
     let left = left_behind(&marker);
     assert!(left.is_empty(), "left behind: {left:?}\n{report}");
@@ -62,7 +63,7 @@ fn no_reply_is_a_crash() {
 #[test]
 fn a_hang_is_a_timeout() {
     let report = check("hang", 1, "timeout", 1);
-    assert_contains(&report, &["timed out: no complete reply within 1.0s"]);
+    assert_contains(&report, &["timed out: no complete reply within 2.0s"]);
 }
 
 #[test]

@@ -61,7 +61,7 @@ fn every_seed_example_is_reported_by_the_reference_validator_and_expected() {
                 result.revision
             );
             if comparison
-                .actual
+                .reported()
                 .iter()
                 .any(|f| f.rule == rule && f.path == pointer)
             {

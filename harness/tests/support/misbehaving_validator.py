@@ -23,6 +23,7 @@ has received, so a restarted process counts from 1 again:
     stderr-flood MB    write MB megabytes on stderr before each answer
     slow-start SECONDS wait that long before answering `start`
     bad-start          answer `start` with protocol 2
+    ignore-stop        behave, but go on running after `stop` (until killed)
 
 One-shot mode (--oneshot). ARG is a text; the cases whose name contains it
 misbehave, the others behave:
@@ -105,6 +106,9 @@ def session(options, answers):
         request = json.loads(line)
         command = request.get("cmd")
         if command == "stop":
+            if mode == "ignore-stop":
+                log("ignoring stop")
+                time.sleep(3600)
             return 0
         if command == "start":
             if mode == "slow-start":

@@ -1,0 +1,124 @@
+//! Bounded time and memory against a validator that floods the harness
+//! with diagnostics, and the consecutive-failure cutoff.
+
+use std::time::Duration;
+
+use super::external_support::{MiniSuite, left_behind, marker, outcomes, run, support};
+use super::*;
+
+/// The command line of the flooding validator, answering `count`
+/// diagnostics to every case.
+fn flooding(count: usize) -> String {
+    format!(
+        "python3 '{}' {count}",
+        support("flooding_validator.py").display()
+    )
+}
+
+/// The whole suite against a validator answering every case with 10,000
+/// distinct wrong findings (as many as a reply may carry by default): every
+/// case fails, and the harness's peak memory stays under 300 MB (it used to
+/// keep every finding of every failing case until the run ended).
+#[test]
+fn a_whole_suite_run_flooded_with_diagnostics_stays_under_300_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let peak_file = dir.path().join("peak");
+    let output = std::process::Command::new("python3")
+        .arg(support("peak_memory.py"))
+        .arg(&peak_file)
+        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .args(["run", "--validator", &flooding(10_000)])
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    let tail: String = stdout.lines().rev().take(12).collect::<Vec<_>>().join("\n");
+    let report = format!("{tail}\n{}", stderr_of(&output));
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert_contains(
+        &stdout,
+        &[
+            " cases: 0 passed and ",
+            "… and 9900 more unexpected findings",
+        ],
+    );
+    assert!(!stdout.contains("protocol error:"), "{report}");
+    let peak_kib: u64 = fs::read_to_string(&peak_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        peak_kib < 300 * 1024,
+        "peak memory {} MiB, over 300 MB\n{report}",
+        peak_kib / 1024
+    );
+}
+
+#[test]
+fn a_reply_with_more_diagnostics_than_max_diagnostics_is_a_protocol_error() {
+    let suite = MiniSuite::new();
+    let run = run(
+        &suite,
+        &["--validator", &flooding(6), "--max-diagnostics", "5"],
+    );
+    let report = format!("{}\n{}", run.stdout, run.stderr);
+    assert_eq!(run.code, Some(1), "{report}");
+    assert_eq!(outcomes(&run), ["protocol error"; 7], "{report}");
+    assert_contains(
+        &run.stdout,
+        &[
+            "protocol error: the reply carries more than 5 diagnostics, the most one reply may carry (raise it with --max-diagnostics)",
+        ],
+    );
+    // At the limit, the replies are judged.
+    let run = super::external_support::run(
+        &suite,
+        &["--validator", &flooding(5), "--max-diagnostics", "5"],
+    );
+    let outcomes = outcomes(&run);
+    assert!(
+        outcomes.iter().all(|outcome| outcome.starts_with("fail ")),
+        "{outcomes:?}\n{}",
+        run.stdout
+    );
+}
+
+/// With eight workers, a validator that crashes on every case is given up
+/// on after exactly `--max-consecutive-failures` crashes (it used to record
+/// as many as the workers had in flight, 17 for 10); the run prints every
+/// case that ran and exits 3.
+#[test]
+fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
+    let marker = marker();
+    let validator = format!(
+        "python3 '{}' --marker {marker} crash 1",
+        support("misbehaving_validator.py").display()
+    );
+    let output = harness()
+        .args([
+            "run",
+            "--validator",
+            &validator,
+            "--jobs",
+            "8",
+            "--max-consecutive-failures",
+            "10",
+        ])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    let report = format!("{stdout}\n{}", stderr_of(&output));
+    assert_eq!(output.status.code(), Some(3), "{report}");
+    let crashed = stdout.matches("\n  crashed: ").count();
+    let not_run = stdout
+        .matches("\n  not run: gave up on the validator after 10 failures in a row")
+        .count();
+    assert_eq!((crashed, not_run), (10, 360), "{report}");
+    assert_contains(
+        &stderr_of(&output),
+        &["error: gave up on the validator after 10 failures in a row"],
+    );
+    assert!(left_behind(&marker).is_empty());
+}

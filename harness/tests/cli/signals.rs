@@ -1,0 +1,122 @@
+//! Interruption: a signal to the harness stops the run, kills every
+//! validator process group (children included), reports what finished
+//! and exits with 128 + the signal's number.
+
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+use super::external_support::{MiniSuite, left_behind, marker, processes_with};
+use super::*;
+
+/// Polls `child` until it exits, at most `bound`; kills it and fails past
+/// that.
+fn wait_at_most(child: &mut Child, bound: Duration) -> ExitStatus {
+    let deadline = Instant::now() + bound;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("the harness did not exit within {bound:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Polls `condition` until it holds, at most `bound`.
+fn wait_until(what: &str, bound: Duration, condition: impl Fn() -> bool) {
+    let deadline = Instant::now() + bound;
+    while !condition() {
+        assert!(Instant::now() < deadline, "{what}: not within {bound:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Starts a session-mode run whose validators each answer two cases, then
+/// hang with a grandchild holding their pipes; sends `signal` once they
+/// run; checks the exit status, the report, and that nothing is left.
+fn interrupt_with(signal: Signal) {
+    let suite = MiniSuite::new();
+    let marker = marker();
+    let validator = suite.validator(&marker, "--grandchild hang 3");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(suite.dir.path())
+        .args(["--validator", &validator, "--jobs", "2", "--timeout", "10m"])
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Two validators and their two grandchildren.
+    wait_until("four validator processes", Duration::from_secs(60), || {
+        processes_with(&marker).len() >= 4
+    });
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
+    kill(pid, signal).unwrap();
+    let status = wait_at_most(&mut child, Duration::from_secs(30));
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+    let report = format!("{signal}: {status:?}\n{stdout}\n{stderr}");
+    assert_eq!(status.code(), Some(128 + signal as i32), "{report}");
+    assert_contains(
+        &stdout,
+        &[
+            &format!("interrupted by {signal}: "),
+            " of 7 cases finished",
+            "revision      cases",
+        ],
+    );
+    // Cut short is not failed: no case is reported as crashed.
+    assert!(!stdout.contains("crashed:"), "{report}");
+    let left = left_behind(&marker);
+    assert!(left.is_empty(), "left behind: {left:?}\n{report}");
+}
+
+#[test]
+fn sigint_kills_every_validator_group_and_exits_130() {
+    interrupt_with(Signal::SIGINT);
+}
+
+#[test]
+fn sigterm_kills_every_validator_group_and_exits_143() {
+    interrupt_with(Signal::SIGTERM);
+}
+
+#[test]
+fn sighup_kills_every_validator_group_and_exits_129() {
+    interrupt_with(Signal::SIGHUP);
+}
+
+/// Sessions are stopped all at once: twenty validators that ignore `stop`
+/// cost one grace period, not twenty (which took 40 s).
+#[test]
+fn validators_that_ignore_stop_are_killed_together_after_one_grace() {
+    let marker = marker();
+    let validator = format!(
+        "python3 '{}' --marker {marker} ignore-stop",
+        super::external_support::support("misbehaving_validator.py").display()
+    );
+    let started = Instant::now();
+    let output = harness()
+        .args(["run", "--validator", &validator, "--jobs", "20"])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let report = format!("{}\n{}", stdout_of(&output), stderr_of(&output));
+    // It answers no finding at all: many cases fail, none crashes.
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(!report.contains("crashed:"), "{report}");
+    assert!(
+        elapsed < Duration::from_secs(30),
+        "took {elapsed:?}: were the sessions stopped one after another?\n{report}"
+    );
+    let left = left_behind(&marker);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
