@@ -319,8 +319,33 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
             "refusing to bless expectations in CI (CI is set); run `bless --dry-run` to see the diff"
         );
     }
+    // Held until the end, so that two blesses of one tree run one after the
+    // other and the second plans from what the first wrote.
+    let _lock = bless::lock(&args.suite_dir, !args.dry_run, || {
+        eprintln!("waiting for another bless of this tree to finish");
+    })
+    .context("locking the suite tree")?;
     let tree = SuiteTree::from_dir(&args.suite_dir)?;
     let set = SuiteSet::load(tree);
+    // Blessing repairs expectation files; a suite with any other problem
+    // (a catalog or fixture that does not load, a stray file) cannot say
+    // which expectations it needs, and acting on it would delete or rewrite
+    // good ones.
+    let blocking: Vec<_> = set
+        .problems
+        .iter()
+        .filter(|problem| !problem.kind.bless_repairs())
+        .cloned()
+        .collect();
+    if !blocking.is_empty() {
+        eprint!("{}", report::problems(&blocking));
+        eprintln!(
+            "error: refusing to bless: the suite has {} problem(s) that bless does not repair (above); \
+             fix them first, no file was changed",
+            blocking.len()
+        );
+        return Ok(Status::UsageOrSuite);
+    }
     let keep = |id: &str| {
         args.filters.is_empty()
             || args
@@ -333,21 +358,30 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;
     }
-    for (fixture, reason) in &plan.refused {
-        eprintln!("not blessed: {fixture}: {reason}");
-    }
+    out.flush()?;
     let verb = if args.dry_run {
         "would change"
     } else {
+        bless::apply(&args.suite_dir, &plan.changes, &plan.stale)
+            .context("writing expectations")?;
+        if !plan.stale.is_empty() {
+            eprintln!(
+                "removed {} temporary file(s) left by an interrupted bless",
+                plan.stale.len()
+            );
+        }
         "changed"
     };
-    if !args.dry_run {
-        bless::apply(&args.suite_dir, &plan.changes).context("writing expectations")?;
-    }
     eprintln!("{} expectation files {verb}", plan.changes.len());
-    Ok(if plan.refused.is_empty() {
-        Status::Success
-    } else {
-        Status::UsageOrSuite
-    })
+    if plan.refused.is_empty() {
+        return Ok(Status::Success);
+    }
+    for (fixture, reason) in &plan.refused {
+        eprintln!("not blessed: {fixture}: {reason}");
+    }
+    eprintln!(
+        "error: {} fixture(s) not blessed (above): their expectation files were left as they are",
+        plan.refused.len()
+    );
+    Ok(Status::Failures)
 }
