@@ -16,7 +16,7 @@ use mcpdesc_conformance::process::split_command;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_conformance::{bless, report, runner};
+use mcpdesc_conformance::{bless, escape, report, runner};
 use mcpdesc_protocol::{Revision, Validator};
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -230,12 +230,14 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         out,
         "mcpdesc-conformance {}: suite {source}; validator {} {} ({how}); {} cases",
         env!("CARGO_PKG_VERSION"),
-        implementation.name,
-        implementation.version,
+        escape::line(&implementation.name),
+        escape::line(&implementation.version),
         cases.len()
     )?;
     if let Some(reason) = unavailable {
-        eprintln!("error: {reason}");
+        // Later lines are the validator's stderr: indented, so that none
+        // passes for a line of the harness.
+        eprintln!("error: {}", escape::lines(&reason).replace('\n', "\n  "));
         return Ok(Status::ValidatorUnavailable);
     }
     for result in &results {

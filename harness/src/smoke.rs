@@ -11,6 +11,7 @@ use crate::external::{ExternalValidator, Failure, FailureKind, Mode, Session, on
 
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
+use crate::escape;
 use crate::suite::SuiteSet;
 
 /// The fixtures smoke sends, when the suite has them: a valid and an
@@ -59,11 +60,17 @@ impl SmokeReport {
         };
         let mut text = format!("smoke test of `{}` ({mode})\n", validator.argv.join(" "));
         for check in &self.checks {
+            // What the adapter said (its name, messages, stderr) is in
+            // these texts: escaped, and every line of a problem indented.
             match &check.problem {
-                None => text.push_str(&format!("  ok    {}: {}\n", check.subject, check.detail)),
+                None => text.push_str(&format!(
+                    "  ok    {}: {}\n",
+                    escape::line(&check.subject),
+                    escape::line(&check.detail)
+                )),
                 Some(problem) => {
-                    text.push_str(&format!("  FAIL  {}\n", check.subject));
-                    for line in problem.lines() {
+                    text.push_str(&format!("  FAIL  {}\n", escape::line(&check.subject)));
+                    for line in escape::lines(problem).lines() {
                         text.push_str(&format!("        {line}\n"));
                     }
                 }
