@@ -3,13 +3,16 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io;
-use std::path::Path;
+use std::io::{self, Write as _};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use mcpdesc_protocol::{Reply, SPECIFICATION_VERSION, ValidateRequest, Validator};
+use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
 use similar::TextDiff;
 
 use crate::expectation::{self, Expectation, Finding};
+use crate::fixture::Fixture;
 use crate::suite::SuiteSet;
 
 /// One expectation file to write or remove.
@@ -41,20 +44,28 @@ impl Change {
     }
 }
 
-/// What blessing would do: the changed files, and the fixtures it could not
-/// compute an expectation for (with why).
+/// What blessing would do: the changed files, the fixtures it could not
+/// compute an expectation for (with why), and the temporary files an
+/// interrupted bless left behind.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Files whose text would change, in path order.
     pub changes: Vec<Change>,
-    /// Fixtures left as they are, and why.
+    /// Fixtures whose expectation file is left as it is, and why.
     pub refused: Vec<(String, String)>,
+    /// Temporary files of an earlier, interrupted bless, to remove.
+    pub stale: Vec<String>,
 }
 
 /// Computes every expectation of `set` from `validator` and compares it with
 /// the file in the tree. Only fixtures whose ID matches `keep` are
 /// considered; orphan expectation files are removed only when `keep` keeps
 /// everything.
+///
+/// The expectation file of a fixture that does not load, or under one of
+/// whose revisions the validator does not judge it (it skips, replies with
+/// an error, or panics), is left as it is and the fixture is listed in
+/// [`Plan::refused`]: an expectation is only ever computed whole.
 pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bool) -> Plan {
     let mut plan = Plan::default();
     let mut wanted: BTreeMap<String, Option<String>> = BTreeMap::new();
@@ -68,55 +79,33 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
                 wanted.insert(path.clone(), current(set, &path));
                 continue;
             }
-            let document = match &fixture.document {
-                Ok(document) => document,
-                Err(error) => {
-                    plan.refused
-                        .push((fixture.id(), format!("fixture does not load: {error}")));
-                    wanted.insert(path.clone(), current(set, &path));
-                    continue;
-                }
+            let computed = match &fixture.document {
+                Ok(document) => judge(fixture, &document.value, validator),
+                Err(error) => Err(format!("fixture does not load: {error}")),
             };
-            let mut revisions = BTreeMap::new();
-            for revision in fixture.revisions() {
-                let request = ValidateRequest {
-                    case: fixture.id(),
-                    specification: SPECIFICATION_VERSION.to_owned(),
-                    revision,
-                    document: document.value.clone(),
-                };
-                match validator.validate(&request) {
-                    Reply::Diagnostics(diagnostics) => {
-                        let mut findings: Vec<Finding> =
-                            diagnostics.iter().map(Finding::of).collect();
-                        findings.sort();
-                        findings.dedup();
-                        revisions.insert(revision, findings);
-                    }
-                    Reply::Skipped(skip) => {
-                        plan.refused.push((
-                            fixture.id(),
-                            format!("{revision}: validator skipped: {}", skip.reason),
-                        ));
-                    }
-                    Reply::Error(error) => {
-                        plan.refused.push((
-                            fixture.id(),
-                            format!("{revision}: validator error: {}", error.message),
-                        ));
-                    }
+            match computed {
+                Ok(revisions) => {
+                    let expectation = Expectation {
+                        fixture: fixture.id(),
+                        revisions,
+                    };
+                    wanted.insert(path, Some(expectation.render()));
+                }
+                Err(reason) => {
+                    plan.refused.push((fixture.id(), reason));
+                    wanted.insert(path.clone(), current(set, &path));
                 }
             }
-            let expectation = Expectation {
-                fixture: fixture.id(),
-                revisions,
-            };
-            wanted.insert(path, Some(expectation.render()));
         }
     }
     let mut paths: Vec<String> = wanted.keys().cloned().collect();
     if everything {
-        paths.extend(set.tree.under("expected/").map(|(path, _)| path.to_owned()));
+        paths.extend(
+            set.tree
+                .under("expected/")
+                .map(|(path, _)| path.to_owned())
+                .filter(|path| !expectation::is_temporary(path)),
+        );
     }
     paths.sort();
     paths.dedup();
@@ -127,7 +116,70 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
             plan.changes.push(Change { path, old, new });
         }
     }
+    plan.stale = set
+        .tree
+        .under("expected/")
+        .map(|(path, _)| path)
+        .filter(|path| expectation::is_temporary(path))
+        .map(str::to_owned)
+        .collect();
     plan
+}
+
+/// The findings of `fixture` (whose document is `document`) under each of
+/// its revisions, or why the validator did not judge it under one of them.
+fn judge(
+    fixture: &Fixture,
+    document: &Arc<serde_json::Value>,
+    validator: &dyn Validator,
+) -> Result<BTreeMap<Revision, Vec<Finding>>, String> {
+    let mut revisions = BTreeMap::new();
+    for revision in fixture.revisions() {
+        let request = ValidateRequest {
+            case: fixture.id(),
+            specification: SPECIFICATION_VERSION.to_owned(),
+            revision,
+            document: Arc::clone(document),
+        };
+        // A panic in the validator must not end the bless half-way: the
+        // fixture is refused and the other expectations are still written.
+        let reply =
+            catch_unwind(AssertUnwindSafe(|| validator.validate(&request))).map_err(|panic| {
+                format!(
+                    "{revision}: the validator panicked: {}",
+                    panic_text(&*panic)
+                )
+            })?;
+        match reply {
+            Reply::Diagnostics(diagnostics) => {
+                let mut findings: Vec<Finding> = diagnostics.iter().map(Finding::of).collect();
+                findings.sort();
+                findings.dedup();
+                revisions.insert(revision, findings);
+            }
+            Reply::Skipped(skip) => {
+                return Err(format!(
+                    "{revision}: the validator skipped it: {}",
+                    skip.reason
+                ));
+            }
+            Reply::Error(error) => {
+                return Err(format!(
+                    "{revision}: the validator replied with an error: {}",
+                    error.message
+                ));
+            }
+        }
+    }
+    Ok(revisions)
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-text panic payload".to_owned())
 }
 
 fn current(set: &SuiteSet, path: &str) -> Option<String> {
@@ -136,35 +188,216 @@ fn current(set: &SuiteSet, path: &str) -> Option<String> {
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
 }
 
-/// Writes `changes` below `root`. Each file is written to a temporary file
-/// beside it and renamed into place, so an interrupted bless leaves no
-/// partial file.
+/// Why writing expectations failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// A file or folder could not be written, renamed or removed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder concerned.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+}
+
+fn at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
+    move |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes `changes` below `root`, then removes the `stale` temporary files.
+/// Each file is written to a temporary file of its own (a unique name in the
+/// same folder) and renamed into place, so an interrupted bless leaves no
+/// partial expectation, and two blesses at once never share a temporary
+/// file. A file to remove that is already gone is not an error.
 ///
 /// # Errors
 ///
 /// The first I/O error, with the path it concerns.
-pub fn apply(root: &Path, changes: &[Change]) -> io::Result<()> {
+pub fn apply(root: &Path, changes: &[Change], stale: &[String]) -> Result<(), WriteError> {
     for change in changes {
         let target = root.join(&change.path);
-        let with_path = |error: io::Error| {
-            io::Error::new(error.kind(), format!("{}: {error}", target.display()))
-        };
         match &change.new {
-            Some(text) => {
-                if let Some(parent) = target.parent() {
-                    fs::create_dir_all(parent).map_err(with_path)?;
-                }
-                let temporary = target.with_extension("yaml.tmp");
-                fs::write(&temporary, text).map_err(with_path)?;
-                fs::rename(&temporary, &target).map_err(with_path)?;
-            }
-            None => fs::remove_file(&target).map_err(with_path)?,
+            Some(text) => write_atomically(&target, text)?,
+            None => remove(&target)?,
         }
     }
+    for path in stale {
+        remove(&root.join(path))?;
+    }
     Ok(())
+}
+
+fn write_atomically(target: &Path, text: &str) -> Result<(), WriteError> {
+    let parent = target.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).map_err(at(parent))?;
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = format!("{}{name}.", expectation::TEMPORARY_PREFIX);
+    let mut builder = tempfile::Builder::new();
+    builder
+        .prefix(&prefix)
+        .suffix(expectation::TEMPORARY_SUFFIX);
+    // A temporary file is private by default; an expectation is an ordinary
+    // file of the working tree, readable as the umask allows.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temporary = builder.tempfile_in(parent).map_err(at(parent))?;
+    temporary
+        .write_all(text.as_bytes())
+        .and_then(|()| temporary.flush())
+        .map_err(at(temporary.path()))?;
+    temporary
+        .persist(target)
+        .map_err(|error| at(target)(error.error))?;
+    Ok(())
+}
+
+fn remove(path: &Path) -> Result<(), WriteError> {
+    match fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(at(path)(error)),
+        _ => Ok(()),
+    }
+}
+
+/// Holds the suite tree's bless lock until dropped.
+#[derive(Debug)]
+pub struct TreeLock {
+    _folder: fs::File,
+}
+
+/// Takes the lock that keeps blesses of one tree from interleaving:
+/// exclusive to write, shared for a dry run. It is an advisory lock on the
+/// tree's folder itself, so it leaves no file behind. Calls `waiting` when
+/// another bless holds it, then waits.
+///
+/// # Errors
+///
+/// When the folder cannot be opened or locked.
+pub fn lock(root: &Path, exclusive: bool, waiting: impl FnOnce()) -> Result<TreeLock, WriteError> {
+    let folder = fs::File::open(root).map_err(at(root))?;
+    let attempt = if exclusive {
+        folder.try_lock()
+    } else {
+        folder.try_lock_shared()
+    };
+    match attempt {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            waiting();
+            if exclusive {
+                folder.lock()
+            } else {
+                folder.lock_shared()
+            }
+            .map_err(at(root))?;
+        }
+        Err(fs::TryLockError::Error(error)) => return Err(at(root)(error)),
+    }
+    Ok(TreeLock { _folder: folder })
 }
 
 /// Whether the environment says this is CI, where blessing is refused.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::SuiteTree;
+    use mcpdesc_protocol::{Implementation, Skip, ValidatorError};
+    use mcpdesc_validator::ReferenceValidator;
+
+    const PANICS: &str = "document/expected-valid/minimal.json";
+    const SKIPS_LATER: &str = "document/expected-invalid/missing-info.json";
+    const ERRS: &str = "elicitation/expected-invalid/elicitation-version-mismatch.json";
+    const BLESSED: &str = "elicitation/expected-valid/elicitation-declarations.json";
+
+    /// The reference validator, except on three fixtures.
+    struct Unreliable {
+        reference: ReferenceValidator,
+        first_revision_of_skipper: Revision,
+    }
+
+    impl Validator for Unreliable {
+        fn implementation(&self) -> Implementation {
+            self.reference.implementation()
+        }
+
+        fn validate(&self, request: &ValidateRequest) -> Reply {
+            match request.case.as_str() {
+                PANICS => panic!("boom"),
+                SKIPS_LATER if request.revision != self.first_revision_of_skipper => {
+                    Reply::Skipped(Skip {
+                        reason: "not today".into(),
+                        issue: None,
+                    })
+                }
+                ERRS => Reply::Error(ValidatorError {
+                    message: "out of cheese".into(),
+                }),
+                _ => self.reference.validate(request),
+            }
+        }
+    }
+
+    fn expectation_path(id: &str) -> String {
+        let (suite, rest) = id.split_once('/').unwrap();
+        format!("expected/{suite}/{rest}.yaml")
+    }
+
+    #[test]
+    fn a_fixture_the_validator_does_not_judge_keeps_its_expectation_file() {
+        let embedded = SuiteTree::embedded();
+        let removed = [PANICS, SKIPS_LATER, BLESSED].map(expectation_path);
+        let edited = expectation_path(ERRS);
+        let files = embedded
+            .under("")
+            .filter(|(path, _)| !removed.iter().any(|removed| removed == path))
+            .map(|(path, bytes)| {
+                let bytes = if *path == edited {
+                    b"fixture: edited\n".to_vec()
+                } else {
+                    bytes.to_vec()
+                };
+                (path.to_owned(), bytes)
+            });
+        let set = SuiteSet::load(SuiteTree::from_files(files));
+        let skipper = set.entry(SKIPS_LATER).unwrap().fixture.revisions();
+        assert!(
+            skipper.len() > 1,
+            "the skip must come after a judged revision"
+        );
+        let validator = Unreliable {
+            reference: ReferenceValidator::new(),
+            first_revision_of_skipper: skipper[0],
+        };
+        let plan = plan(&set, &validator, &|_| true);
+        let changed: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(changed, [expectation_path(BLESSED)], "{plan:#?}");
+        let refused: Vec<(&str, &str)> = plan
+            .refused
+            .iter()
+            .map(|(id, reason)| (id.as_str(), reason.as_str()))
+            .collect();
+        assert_eq!(refused.len(), 3, "{refused:?}");
+        for (id, because) in [
+            (PANICS, "the validator panicked: boom"),
+            (SKIPS_LATER, "the validator skipped it: not today"),
+            (ERRS, "the validator replied with an error: out of cheese"),
+        ] {
+            assert!(
+                refused
+                    .iter()
+                    .any(|(refused, reason)| *refused == id && reason.contains(because)),
+                "{id}: {refused:?}"
+            );
+        }
+    }
 }

@@ -4,7 +4,7 @@ use mcpdesc_source::Position;
 
 use crate::coverage::Coverage;
 use crate::expectation;
-use crate::suite::{SuiteProblem, SuiteSet};
+use crate::suite::{SuiteProblem, SuiteProblemKind, SuiteSet};
 
 /// Everything wrong with the suite: the problems found while loading it,
 /// fixtures that do not say what they test, expectations that use rules
@@ -30,6 +30,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
                         "the fixture does not say what it tests (a root `{}` string)",
                         crate::fixture::STATEMENT_MEMBER
                     ),
+                    kind: SuiteProblemKind::Broken,
                 });
             }
             let Ok(expectation) = &entry.expectation else {
@@ -46,6 +47,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
                                 "{revision}: {} at {:?}: {message}",
                                 finding.rule, finding.path
                             ),
+                            kind: SuiteProblemKind::StaleExpectation,
                         });
                     };
                     match set.rules.get(&finding.rule) {
@@ -73,6 +75,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
             file: "coverage".into(),
             position: None,
             message: gap,
+            kind: SuiteProblemKind::Broken,
         });
     }
     problems

@@ -117,6 +117,29 @@ pub fn path_of(fixture: &Fixture) -> String {
     format!("expected/{}/{}.yaml", fixture.suite, fixture.name)
 }
 
+/// The name `bless` gives its temporary files begins with this; the rest is
+/// the target's file name, a random part and [`TEMPORARY_SUFFIX`].
+pub const TEMPORARY_PREFIX: &str = ".";
+
+/// The name `bless` gives its temporary files ends with this.
+pub const TEMPORARY_SUFFIX: &str = ".tmp";
+
+/// Whether `path` (a path in the suite tree) is a temporary file that a
+/// `bless` writes beside an expectation before renaming it into place:
+/// `.<name>.yaml.<random>.tmp`, or `<name>.yaml.tmp` from earlier versions.
+/// One left behind by an interrupted `bless` is no expectation, and the
+/// next `bless` removes it.
+pub fn is_temporary(path: &str) -> bool {
+    let Some(name) = path
+        .strip_prefix("expected/")
+        .map(|rest| rest.rsplit('/').next().unwrap_or(rest))
+    else {
+        return false;
+    };
+    name.ends_with(".yaml.tmp")
+        || (name.starts_with(TEMPORARY_PREFIX) && name.ends_with(TEMPORARY_SUFFIX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +189,24 @@ mod tests {
             Some(Findings::new())
         );
         assert_eq!(parsed.findings(Revision::R2024_11_05), None);
+    }
+
+    #[test]
+    fn temporary_files_of_bless_are_told_apart_from_expectations() {
+        for path in [
+            "expected/s/expected-valid/a.json.yaml.tmp",
+            "expected/s/expected-valid/.a.json.yaml.x1Y2z3.tmp",
+        ] {
+            assert!(is_temporary(path), "{path}");
+        }
+        for path in [
+            "expected/s/expected-valid/a.json.yaml",
+            "expected/s/expected-valid/a.tmp.yaml",
+            "fixtures/s/expected-valid/.a.json.yaml.x1Y2z3.tmp",
+            "expected/s/expected-valid/a.json.tmp",
+        ] {
+            assert!(!is_temporary(path), "{path}");
+        }
     }
 
     #[test]

@@ -404,10 +404,10 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
                 if line.trim().is_empty() {
                     continue;
                 }
-                if reply.is_some() {
+                if let Some(first) = &reply {
                     return Err(Failure::new(
                         FailureKind::Protocol,
-                        format!("more than one reply line: {}", wire::excerpt(&line)),
+                        extra_line(first, &line, validator.max_diagnostics),
                         Some(&process),
                     ));
                 }
@@ -464,6 +464,33 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
     };
     wire::decode_reply_within(&reply, None, validator.max_diagnostics)
         .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))
+}
+
+/// Explains a one-shot validator's second line on stdout, blaming the line
+/// that is not a reply (a log line, most often) rather than the reply.
+fn extra_line(first: &str, second: &str, max_diagnostics: usize) -> String {
+    let is_reply = |line: &str| wire::decode_reply_within(line, None, max_diagnostics).is_ok();
+    let rule = "in one-shot mode stdout carries exactly one line, the reply; \
+                write logs and anything else on stderr";
+    match (is_reply(first), is_reply(second)) {
+        (true, false) => format!(
+            "after its reply the validator wrote another line on stdout: {}; {rule}",
+            wire::excerpt(second)
+        ),
+        (false, true) => format!(
+            "before its reply the validator wrote another line on stdout: {}; {rule}",
+            wire::excerpt(first)
+        ),
+        (true, true) => format!(
+            "the validator wrote two replies on stdout, the second: {}; {rule}",
+            wire::excerpt(second)
+        ),
+        (false, false) => format!(
+            "the validator wrote two lines on stdout and neither is a reply: {}, then {}; {rule}",
+            wire::excerpt(first),
+            wire::excerpt(second)
+        ),
+    }
 }
 
 /// External validator processes shared by many callers: idle sessions are

@@ -4,7 +4,8 @@
 //! tree) is loaded into a [`suite::SuiteSet`] of catalogs, fixtures and
 //! expectations; a [`case::Selection`] picks the cases; the [`runner`] runs
 //! each against a validator and [`compare`]s the reply; [`summary`] and
-//! [`report`] turn results into numbers and text. [`bless`] writes
+//! [`report`] turn results into numbers and text, with what validators and
+//! fixtures said passed through [`escape`]. [`bless`] writes
 //! expectations from the reference validator, [`check`] and [`coverage`]
 //! lint the suite itself, and [`libtest`] turns any
 //! in-process validator into a `cargo test` binary.
@@ -17,6 +18,7 @@ pub mod catalog;
 pub mod check;
 pub mod compare;
 pub mod coverage;
+pub mod escape;
 pub mod exit;
 pub mod expectation;
 pub mod external;

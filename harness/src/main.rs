@@ -16,7 +16,7 @@ use mcpdesc_conformance::process::split_command;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_conformance::{bless, interrupt, report, runner};
+use mcpdesc_conformance::{bless, escape, interrupt, report, runner};
 use mcpdesc_protocol::{Revision, Validator};
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -307,13 +307,15 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         out,
         "mcpdesc-conformance {}: suite {source}; validator {} {} ({how}); {} cases",
         env!("CARGO_PKG_VERSION"),
-        implementation.name,
-        implementation.version,
+        escape::line(&implementation.name),
+        escape::line(&implementation.version),
         cases.len()
     )?;
     let interrupted = interrupt::received();
     if let (Some(reason), None) = (unavailable, interrupted) {
-        eprintln!("error: {reason}");
+        // Later lines are the validator's stderr: indented, so that none
+        // passes for a line of the harness.
+        eprintln!("error: {}", escape::lines(&reason).replace('\n', "\n  "));
         return Ok(Status::ValidatorUnavailable);
     }
     for result in &results {
@@ -371,10 +373,16 @@ fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
         .external
         .validator()?
         .context("name the adapter to check with --validator \"CMD ARGS\"")?;
+    interrupt::install().context("cannot handle interrupting signals")?;
     let set = SuiteSet::load(SuiteTree::embedded());
     let report = mcpdesc_conformance::smoke::smoke(&validator, &set);
-    print!("{}", report.render(&validator));
-    Ok(if report.unavailable {
+    let mut out = io::stdout().lock();
+    write!(out, "{}", report.render(&validator))?;
+    out.flush()?;
+    Ok(if let Some(interruption) = interrupt::received() {
+        writeln!(out, "interrupted by {}", interruption.name())?;
+        Status::Interrupted(interruption)
+    } else if report.unavailable {
         Status::ValidatorUnavailable
     } else if report.problems() > 0 {
         Status::Failures
@@ -413,8 +421,33 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
             "refusing to bless expectations in CI (CI is set); run `bless --dry-run` to see the diff"
         );
     }
+    // Held until the end, so that two blesses of one tree run one after the
+    // other and the second plans from what the first wrote.
+    let _lock = bless::lock(&args.suite_dir, !args.dry_run, || {
+        eprintln!("waiting for another bless of this tree to finish");
+    })
+    .context("locking the suite tree")?;
     let tree = SuiteTree::from_dir(&args.suite_dir)?;
     let set = SuiteSet::load(tree);
+    // Blessing repairs expectation files; a suite with any other problem
+    // (a catalog or fixture that does not load, a stray file) cannot say
+    // which expectations it needs, and acting on it would delete or rewrite
+    // good ones.
+    let blocking: Vec<_> = set
+        .problems
+        .iter()
+        .filter(|problem| !problem.kind.bless_repairs())
+        .cloned()
+        .collect();
+    if !blocking.is_empty() {
+        eprint!("{}", report::problems(&blocking));
+        eprintln!(
+            "error: refusing to bless: the suite has {} problem(s) that bless does not repair (above); \
+             fix them first, no file was changed",
+            blocking.len()
+        );
+        return Ok(Status::UsageOrSuite);
+    }
     let keep = |id: &str| {
         args.filters.is_empty()
             || args
@@ -427,21 +460,30 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;
     }
-    for (fixture, reason) in &plan.refused {
-        eprintln!("not blessed: {fixture}: {reason}");
-    }
+    out.flush()?;
     let verb = if args.dry_run {
         "would change"
     } else {
+        bless::apply(&args.suite_dir, &plan.changes, &plan.stale)
+            .context("writing expectations")?;
+        if !plan.stale.is_empty() {
+            eprintln!(
+                "removed {} temporary file(s) left by an interrupted bless",
+                plan.stale.len()
+            );
+        }
         "changed"
     };
-    if !args.dry_run {
-        bless::apply(&args.suite_dir, &plan.changes).context("writing expectations")?;
-    }
     eprintln!("{} expectation files {verb}", plan.changes.len());
-    Ok(if plan.refused.is_empty() {
-        Status::Success
-    } else {
-        Status::UsageOrSuite
-    })
+    if plan.refused.is_empty() {
+        return Ok(Status::Success);
+    }
+    for (fixture, reason) in &plan.refused {
+        eprintln!("not blessed: {fixture}: {reason}");
+    }
+    eprintln!(
+        "error: {} fixture(s) not blessed (above): their expectation files were left as they are",
+        plan.refused.len()
+    );
+    Ok(Status::Failures)
 }

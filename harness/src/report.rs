@@ -8,6 +8,7 @@ use mcpdesc_protocol::Revision;
 use similar::TextDiff;
 
 use crate::compare::Level;
+use crate::escape;
 use crate::expectation::{Finding, Findings};
 use crate::fixture::Fixture;
 use crate::runner::{CaseResult, Outcome};
@@ -41,16 +42,17 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     let _ = writeln!(
         text,
         "FAIL {} under {} ({verdicts})",
-        result.fixture, result.revision
+        escape::line(&result.fixture),
+        result.revision
     );
     if let Some(fixture) = fixture {
         let _ = writeln!(
             text,
             "  fixture: {}",
-            set.tree.display_path(&fixture.tree_path())
+            escape::line(&set.tree.display_path(&fixture.tree_path()))
         );
         if let Some(statement) = fixture.statement() {
-            let _ = writeln!(text, "  tests:   {statement}");
+            let _ = writeln!(text, "  tests:   {}", escape::line(statement));
         }
     }
     match &result.outcome {
@@ -93,17 +95,21 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             }
         }
         Outcome::Skipped(reason) => {
-            let _ = writeln!(text, "  skipped: {reason}");
+            let _ = writeln!(text, "  skipped: {}", escape::line(reason));
         }
         Outcome::ValidatorError(message) => {
-            let _ = writeln!(text, "  the validator reported an error: {message}");
+            let _ = writeln!(
+                text,
+                "  the validator reported an error: {}",
+                escape::line(message)
+            );
         }
         Outcome::Crashed(message) => indented(&mut text, "crashed", message),
         Outcome::Timeout(message) => indented(&mut text, "timed out", message),
         Outcome::ProtocolError(message) => indented(&mut text, "protocol error", message),
         Outcome::NotRun(message) => indented(&mut text, "not run", message),
         Outcome::SuiteError(message) => {
-            let _ = writeln!(text, "  suite error: {message}");
+            let _ = writeln!(text, "  suite error: {}", escape::line(message));
         }
         Outcome::Interrupted => {
             let _ = writeln!(
@@ -116,8 +122,10 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
 }
 
 /// `label: message`, with the message's later lines (a stderr tail)
-/// indented under it.
+/// indented under it, so that none of them can pass for a line of the
+/// report.
 fn indented(text: &mut String, label: &str, message: &str) {
+    let message = escape::lines(message);
     let mut lines = message.lines();
     let _ = writeln!(text, "  {label}: {}", lines.next().unwrap_or_default());
     for line in lines {
@@ -140,8 +148,13 @@ fn finding_lines(findings: &Findings, fixture: Option<&Fixture>) -> String {
 }
 
 fn line_of(finding: &Finding) -> String {
-    let pointer = serde_json::Value::String(finding.path.clone());
-    format!("{} {} {pointer}", finding.severity, finding.rule)
+    let pointer = serde_json::Value::String(finding.path.clone()).to_string();
+    format!(
+        "{} {} {}",
+        finding.severity,
+        escape::line(&finding.rule),
+        escape::line(&pointer)
+    )
 }
 
 /// Where `pointer` lands in `fixture`: `(line 12: "name": "x",)`.
@@ -160,7 +173,7 @@ fn place(fixture: &Fixture, pointer: &str) -> String {
             } else {
                 quoted.to_owned()
             };
-            format!("(line {}: {quoted})", position.line)
+            format!("(line {}: {})", position.line, escape::line(&quoted))
         }
         None => "(names nothing in the fixture)".to_owned(),
     }
@@ -170,7 +183,7 @@ fn place(fixture: &Fixture, pointer: &str) -> String {
 pub fn problems(problems: &[SuiteProblem]) -> String {
     let mut text = String::new();
     for problem in problems {
-        let _ = writeln!(text, "suite error: {problem}");
+        let _ = writeln!(text, "suite error: {}", escape::line(&problem.to_string()));
     }
     text
 }

@@ -1,9 +1,10 @@
 //! `smoke`: a few cases that tell an adapter author, in plain words, what
 //! their adapter does wrong and what to do about it.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use mcpdesc_protocol::{Implementation, Reply, SPECIFICATION_VERSION, ValidateRequest};
+use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest};
 
 use std::time::Duration;
 
@@ -11,16 +12,27 @@ use crate::external::{ExternalValidator, Failure, FailureKind, Mode, Session, on
 
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
+use crate::compare::{Comparison, OutputProblem, ProblemKind};
+use crate::escape;
+use crate::expectation::Findings;
 use crate::suite::SuiteSet;
 
 /// The fixtures smoke sends, when the suite has them: a valid and an
-/// invalid document of each suite.
-pub const FIXTURES: [&str; 4] = [
+/// invalid document of each suite, and one whose finding sits deep in the
+/// document (`/tools/0/elicitations/0/requestedSchema/properties/severity`),
+/// so that an adapter's pointers are tried beyond the first levels.
+pub const FIXTURES: [&str; 5] = [
     "document/expected-valid/minimal.json",
     "document/expected-invalid/missing-info.json",
     "elicitation/expected-valid/elicitation-declarations.json",
     "elicitation/expected-invalid/elicitation-version-mismatch.json",
+    "elicitation/expected-invalid/enum-default-outside-choices.json",
 ];
+
+/// The last line of a report without problems. Smoke checks the contract
+/// only, and must not be read as a verdict on the findings.
+pub const NO_PROBLEM: &str = "no contract problem found (smoke checks how the adapter speaks the contract, \
+                              not whether its findings are right: use `run` for that)";
 
 /// One thing smoke checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,20 +71,26 @@ impl SmokeReport {
         };
         let mut text = format!("smoke test of `{}` ({mode})\n", validator.argv.join(" "));
         for check in &self.checks {
+            // What the adapter said (its name, messages, stderr) is in
+            // these texts: escaped, and every line of a problem indented.
             match &check.problem {
-                None => text.push_str(&format!("  ok    {}: {}\n", check.subject, check.detail)),
+                None => text.push_str(&format!(
+                    "  ok    {}: {}\n",
+                    escape::line(&check.subject),
+                    escape::line(&check.detail)
+                )),
                 Some(problem) => {
-                    text.push_str(&format!("  FAIL  {}\n", check.subject));
-                    for line in problem.lines() {
+                    text.push_str(&format!("  FAIL  {}\n", escape::line(&check.subject)));
+                    for line in escape::lines(problem).lines() {
                         text.push_str(&format!("        {line}\n"));
                     }
                 }
             }
         }
         match self.problems() {
-            0 => text.push_str("no problem found: the adapter speaks the contract\n"),
-            1 => text.push_str("1 problem found\n"),
-            n => text.push_str(&format!("{n} problems found\n")),
+            0 => text.push_str(&format!("{NO_PROBLEM}\n")),
+            1 => text.push_str("1 contract problem found\n"),
+            n => text.push_str(&format!("{n} contract problems found\n")),
         }
         text
     }
@@ -123,6 +141,9 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         },
         Mode::Oneshot => validator.oneshot_implementation(),
     };
+    let mut sent = 0;
+    let mut judged = 0;
+    let mut unsent_revisions = BTreeSet::new();
     for id in FIXTURES {
         let Some(entry) = set.entry(id) else {
             continue;
@@ -130,14 +151,17 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         let Ok(document) = &entry.fixture.document else {
             continue;
         };
-        let Some(revision) = entry.fixture.revisions().into_iter().find(|revision| {
+        let revisions = entry.fixture.revisions();
+        let Some(revision) = revisions.iter().copied().find(|revision| {
             implementation
                 .revisions
                 .iter()
                 .any(|name| name == revision.as_str())
         }) else {
+            unsent_revisions.extend(revisions);
             continue;
         };
+        sent += 1;
         let subject = format!("{id} under {revision}");
         let request = ValidateRequest {
             case: id.to_owned(),
@@ -167,44 +191,25 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         };
         let check = match reply {
             Ok(Reply::Diagnostics(diagnostics)) => {
-                let unresolved: Vec<&str> = diagnostics
+                judged += 1;
+                // The checks `run` makes on every reply, whatever the
+                // expectation: nothing is compared with it here.
+                let comparison = Comparison::new(
+                    Findings::new(),
+                    &diagnostics,
+                    &set.rules,
+                    &document.value,
+                    revision,
+                );
+                let problems: Vec<String> = comparison
+                    .problems
                     .iter()
-                    .filter(|diagnostic| {
-                        mcpdesc_source::pointer::resolve(&document.value, &diagnostic.path)
-                            .is_none()
-                    })
-                    .map(|diagnostic| diagnostic.path.as_str())
+                    .map(|problem| explain(problem, revision))
                     .collect();
-                let unknown: Vec<&str> = diagnostics
-                    .iter()
-                    .filter(|diagnostic| set.rules.get(&diagnostic.rule).is_none())
-                    .map(|diagnostic| diagnostic.rule.as_str())
-                    .collect();
-                if let Some(path) = unresolved.first() {
-                    Check {
-                        subject,
-                        problem: Some(format!(
-                            "a diagnostic's `path` {path:?} names nothing in the document; paths are RFC 6901 \
-                             pointers into the document as sent (`/tools/0/name`, `\"\"` for the root), not \
-                             file positions"
-                        )),
-                        detail: String::new(),
-                    }
-                } else if let Some(rule) = unknown.first() {
-                    Check {
-                        subject,
-                        problem: Some(format!(
-                            "rule `{rule}` is in no catalog of the suite; report the suite's rule IDs \
-                             (the catalogs under suites/ list them) so results can be compared"
-                        )),
-                        detail: String::new(),
-                    }
-                } else {
-                    Check {
-                        subject,
-                        problem: None,
-                        detail: format!("{} diagnostic(s)", diagnostics.len()),
-                    }
+                Check {
+                    subject,
+                    problem: (!problems.is_empty()).then(|| problems.join("\n")),
+                    detail: format!("{} diagnostic(s)", diagnostics.len()),
                 }
             }
             Ok(Reply::Skipped(skip)) => Check {
@@ -222,18 +227,29 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 detail: String::new(),
             },
             Err(failure) => {
-                let advice = match failure.kind {
-                    FailureKind::Timeout => format!(
-                        "\nanswer every `validate` line with one line on stdout within {:.1}s, and flush stdout \
-                         after each line",
-                        validator.timeout.as_secs_f64()
+                let limit = validator.timeout.as_secs_f64();
+                // Each mode's advice describes that mode.
+                let advice = match (validator.mode, failure.kind) {
+                    (Mode::Session, FailureKind::Timeout) => format!(
+                        "\nanswer every `validate` line with one line on stdout within {limit:.1}s, and flush \
+                         stdout after each line"
                     ),
-                    FailureKind::Crash => {
+                    (Mode::Session, FailureKind::Crash) => {
                         "\nthe adapter must stay up for the whole session, answering one line \
-                                           per request, until it reads `stop`"
+                         per request, until it reads `stop`"
                             .to_owned()
                     }
-                    FailureKind::Protocol => String::new(),
+                    (Mode::Oneshot, FailureKind::Timeout) => format!(
+                        "\nin one-shot mode the adapter reads the document from stdin to its end, prints \
+                         one reply line on stdout and exits, all within {limit:.1}s"
+                    ),
+                    (Mode::Oneshot, FailureKind::Crash) => {
+                        "\nin one-shot mode the adapter prints exactly one reply line on stdout and exits \
+                         with status 0 or 1 (1 when the document has errors); its stderr (above) may say \
+                         what went wrong"
+                            .to_owned()
+                    }
+                    (_, FailureKind::Protocol) => String::new(),
                 };
                 Check {
                     subject,
@@ -243,6 +259,34 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             }
         };
         checks.push(check);
+    }
+    if sent == 0 {
+        checks.push(Check {
+            subject: "cases".into(),
+            problem: Some(format!(
+                "no case was sent, so nothing of the contract beyond `start` was checked: the adapter \
+                 announces the revisions [{}], and no smoke case runs under any of them (they run under \
+                 [{}]); list in `revisions` the MCP revisions the validator checks, written as the \
+                 specification names them",
+                implementation.revisions.join(", "),
+                unsent_revisions
+                    .iter()
+                    .map(|revision| revision.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            detail: String::new(),
+        });
+    } else if judged == 0 && checks.iter().all(|check| check.problem.is_none()) {
+        checks.push(Check {
+            subject: "cases".into(),
+            problem: Some(
+                "the adapter skipped every case, so no `diagnostics` reply was checked; \
+                 skip only the cases the validator cannot judge"
+                    .into(),
+            ),
+            detail: String::new(),
+        });
     }
     if validator.mode == Mode::Session {
         // Restart if the last case killed the process, so `stop` is checked.
@@ -275,6 +319,28 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
     SmokeReport {
         checks,
         unavailable: false,
+    }
+}
+
+/// What is wrong with one reported finding, and what to do about it.
+fn explain(problem: &OutputProblem, revision: Revision) -> String {
+    let finding = &problem.finding;
+    match problem.kind {
+        ProblemKind::UnresolvedPointer => format!(
+            "a diagnostic's `path` {:?} names nothing in the document; paths are RFC 6901 pointers into the \
+             document as sent (`/tools/0/name`, `\"\"` for the root), not file positions",
+            finding.path
+        ),
+        ProblemKind::UnknownRule => format!(
+            "rule `{}` is in no catalog of the suite; report the suite's rule IDs (the catalogs under \
+             suites/ list them) so results can be compared",
+            finding.rule
+        ),
+        ProblemKind::NotApplicable => format!(
+            "rule `{}` does not apply under {revision} (its catalog entry says so), yet it was reported \
+             for a document served under {revision}; report a rule only under the revisions it applies to",
+            finding.rule
+        ),
     }
 }
 

@@ -22,6 +22,39 @@ pub struct SuiteProblem {
     pub position: Option<Position>,
     /// What is wrong and what was expected.
     pub message: String,
+    /// What sort of problem it is, so that tools can tell the problems
+    /// `bless` repairs from those it must not act on.
+    pub kind: SuiteProblemKind,
+}
+
+/// The sort of a [`SuiteProblem`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SuiteProblemKind {
+    /// A file of the suite is broken or does not belong: a catalog, fixture
+    /// or expectation that does not load, a stray file, a catalog that
+    /// contradicts itself or its file name. Nothing computed from such a
+    /// suite can be trusted to be complete.
+    Broken,
+    /// A fixture has no expectation file.
+    MissingExpectation,
+    /// An expectation file loads but contradicts its fixture: it names
+    /// another fixture, lists other revisions, or expects errors (or none)
+    /// against the fixture's class.
+    StaleExpectation,
+    /// An expectation file whose fixture does not exist.
+    OrphanExpectation,
+    /// A catalog example whose rule the expectation of its fixture never
+    /// reports at the example's pointer.
+    ExampleNotExpected,
+}
+
+impl SuiteProblemKind {
+    /// Whether writing expectations from the reference validator (`bless`)
+    /// is the repair: the problem is with an expectation file only, and the
+    /// rest of the suite is sound enough to compute the expectation from.
+    pub fn bless_repairs(self) -> bool {
+        !matches!(self, SuiteProblemKind::Broken)
+    }
 }
 
 impl fmt::Display for SuiteProblem {
@@ -39,6 +72,7 @@ impl From<mcpdesc_source::LoadError> for SuiteProblem {
             file: error.file,
             position: Some(error.position),
             message: error.message,
+            kind: SuiteProblemKind::Broken,
         }
     }
 }
@@ -148,11 +182,13 @@ impl SuiteSet {
             problems.push(problem("suites/", "no suite catalog found"));
         }
         for (path, _) in tree.under("expected/") {
-            if !claimed.contains(path) {
-                problems.push(problem(
-                    &tree.display_path(path),
-                    "expectation file has no fixture",
-                ));
+            // A temporary file is what an interrupted `bless` left behind,
+            // not an expectation; the next `bless` removes it.
+            if !claimed.contains(path) && !expectation::is_temporary(path) {
+                problems.push(
+                    problem(&tree.display_path(path), "expectation file has no fixture")
+                        .of_kind(SuiteProblemKind::OrphanExpectation),
+                );
             }
         }
         for suite in &suites {
@@ -183,6 +219,14 @@ fn problem(file: &str, message: &str) -> SuiteProblem {
         file: file.to_owned(),
         position: None,
         message: message.to_owned(),
+        kind: SuiteProblemKind::Broken,
+    }
+}
+
+impl SuiteProblem {
+    fn of_kind(mut self, kind: SuiteProblemKind) -> SuiteProblem {
+        self.kind = kind;
+        self
     }
 }
 
@@ -202,7 +246,8 @@ fn load_expectation(
                 "missing expectation for `{}`; run `mcpdesc-conformance bless` and review it",
                 fixture.id()
             ),
-        ));
+        )
+        .of_kind(SuiteProblemKind::MissingExpectation));
     };
     let expectation = Expectation::parse(&display, bytes)?;
     if expectation.fixture != fixture.id() {
@@ -213,7 +258,8 @@ fn load_expectation(
                 expectation.fixture,
                 fixture.id()
             ),
-        ));
+        )
+        .of_kind(SuiteProblemKind::StaleExpectation));
     }
     let wanted: BTreeSet<Revision> = fixture.revisions().into_iter().collect();
     let listed: BTreeSet<Revision> = expectation.revisions.keys().copied().collect();
@@ -231,7 +277,8 @@ fn load_expectation(
                 names(&listed),
                 names(&wanted)
             ),
-        ));
+        )
+        .of_kind(SuiteProblemKind::StaleExpectation));
     }
     let has_error = |findings: &Vec<expectation::Finding>| {
         findings.iter().any(|f| f.severity == Severity::Error)
@@ -241,11 +288,13 @@ fn load_expectation(
         Class::Valid if any_error => Err(problem(
             &display,
             "expects an error, but its fixture is in `expected-valid/`",
-        )),
+        )
+        .of_kind(SuiteProblemKind::StaleExpectation)),
         Class::Invalid if !any_error => Err(problem(
             &display,
             "expects no error under any revision, but its fixture is in `expected-invalid/`",
-        )),
+        )
+        .of_kind(SuiteProblemKind::StaleExpectation)),
         _ => Ok(expectation),
     }
 }
@@ -259,31 +308,37 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
     let mut problems = Vec::new();
     for rule in &suite.catalog.rules {
         for example in &rule.examples {
-            let mut report = |message: String| {
-                problems.push(problem(
-                    &catalog_path,
-                    &format!(
-                        "rule `{}`, example `{}`: {message}",
-                        rule.id, example.source
-                    ),
-                ));
+            let mut report = |message: String, kind: SuiteProblemKind| {
+                problems.push(
+                    problem(
+                        &catalog_path,
+                        &format!(
+                            "rule `{}`, example `{}`: {message}",
+                            rule.id, example.source
+                        ),
+                    )
+                    .of_kind(kind),
+                );
             };
             let Some(entry) = suite
                 .entries
                 .iter()
                 .find(|entry| entry.fixture.name == example.source)
             else {
-                report("no such fixture".into());
+                report("no such fixture".into(), SuiteProblemKind::Broken);
                 continue;
             };
             let Ok(document) = &entry.fixture.document else {
                 continue;
             };
             if mcpdesc_source::pointer::resolve(&document.value, &example.selected).is_none() {
-                report(format!(
-                    "selected pointer `{}` does not resolve in the fixture",
-                    example.selected
-                ));
+                report(
+                    format!(
+                        "selected pointer `{}` does not resolve in the fixture",
+                        example.selected
+                    ),
+                    SuiteProblemKind::Broken,
+                );
                 continue;
             }
             let Ok(expectation) = &entry.expectation else {
@@ -296,10 +351,13 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
                     .flatten()
                     .any(|finding| finding.rule == rule.id && finding.path == example.selected);
                 if !shown {
-                    report(format!(
-                        "the expectation never reports this rule at the selected pointer `{}`",
-                        example.selected
-                    ));
+                    report(
+                        format!(
+                            "the expectation never reports this rule at the selected pointer `{}`",
+                            example.selected
+                        ),
+                        SuiteProblemKind::ExampleNotExpected,
+                    );
                 }
             }
         }

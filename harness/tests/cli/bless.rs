@@ -88,3 +88,164 @@ fn removes_orphan_expectations() {
     assert_eq!(output.status.code(), Some(0));
     assert!(!orphan.exists());
 }
+
+/// Every file under `expected/`, with its text, to show that nothing changed.
+fn expectations(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walkdir::WalkDir::new(root.join("expected"))
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| (entry.path().to_path_buf(), fs::read(entry.path()).unwrap()))
+        .collect()
+}
+
+/// A way to break a suite: what it is, what it does to a tree, and what
+/// the refusal must show.
+type Breakage = (&'static str, fn(&Path), &'static str);
+
+#[test]
+fn refuses_a_suite_with_load_problems_and_changes_no_file() {
+    let breakages: [Breakage; 4] = [
+        (
+            "a catalog that does not parse",
+            |root| {
+                let path = root.join("suites/elicitation.yaml");
+                let text = fs::read_to_string(&path).unwrap();
+                fs::write(&path, format!("{text}\n: [unclosed\n")).unwrap();
+            },
+            "suites/elicitation.yaml:",
+        ),
+        (
+            "a catalog naming another suite",
+            |root| {
+                let path = root.join("suites/elicitation.yaml");
+                let text = fs::read_to_string(&path).unwrap();
+                assert!(text.contains("suite: elicitation\n"), "{text}");
+                fs::write(
+                    &path,
+                    text.replacen("suite: elicitation\n", "suite: elicitations\n", 1),
+                )
+                .unwrap();
+            },
+            "catalog names suite `elicitations` but its file is `elicitation.yaml`",
+        ),
+        (
+            "a fixture that does not load",
+            |root| {
+                fs::write(
+                    root.join("fixtures/document/expected-valid/minimal.json"),
+                    "{\"x-test\": ",
+                )
+                .unwrap();
+            },
+            "minimal.json:",
+        ),
+        (
+            "a stray file",
+            |root| {
+                fs::write(root.join("fixtures/document/expected-valid/notes.txt"), "").unwrap();
+            },
+            "notes.txt",
+        ),
+    ];
+    for (what, breakage, shown) in breakages {
+        let dir = suite_copy();
+        // Something bless would otherwise change, to show it is not done.
+        fs::remove_file(dir.path().join(EDITED_EXPECTATION)).unwrap();
+        breakage(dir.path());
+        let before = expectations(dir.path());
+        for dry_run in [true, false] {
+            let mut command = harness().arg("bless").arg("--suite-dir").arg(dir.path());
+            if dry_run {
+                command = command.arg("--dry-run");
+            }
+            let output = command.output().unwrap();
+            let stderr = stderr_of(&output);
+            assert_eq!(output.status.code(), Some(2), "{what}\n{stderr}");
+            assert_contains(
+                &stderr,
+                &[
+                    "suite error: ",
+                    shown,
+                    "refusing to bless",
+                    "no file was changed",
+                ],
+            );
+            assert_eq!(stdout_of(&output), "", "{what}: no diff is shown");
+            assert!(before == expectations(dir.path()), "{what}: a file changed");
+        }
+    }
+}
+
+#[test]
+fn stale_temporary_files_are_no_expectations_and_bless_removes_them() {
+    let dir = suite_copy();
+    let folder = dir.path().join("expected/elicitation/expected-invalid");
+    // What an interrupted bless leaves: the old name (beside the very file
+    // bless is about to rewrite) and the unique name it uses now.
+    let legacy = dir.path().join(format!("{EDITED_EXPECTATION}.tmp"));
+    let unique = folder.join(".declaration-name-pattern.json.yaml.AbC123.tmp");
+    fs::write(&legacy, "fixture: half writ").unwrap();
+    fs::write(&unique, "").unwrap();
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let original = fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap();
+    edit_one_pointer(dir.path());
+    let output = on_tree("bless", dir.path());
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_contains(
+        &stderr,
+        &[
+            "removed 2 temporary file(s) left by an interrupted bless",
+            "1 expectation files changed",
+        ],
+    );
+    assert!(!legacy.exists() && !unique.exists());
+    assert_eq!(
+        fs::read_to_string(dir.path().join(EDITED_EXPECTATION)).unwrap(),
+        original
+    );
+    let leftovers: Vec<_> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert_eq!(leftovers, Vec::<String>::new());
+}
+
+#[test]
+fn two_blesses_at_once_both_finish_with_the_blessed_tree() {
+    let dir = suite_copy();
+    let originals = expectations(dir.path());
+    let bless = || {
+        std::process::Command::new(cargo_bin!("mcpdesc-conformance"))
+            .env_remove("CI")
+            .arg("bless")
+            .arg("--suite-dir")
+            .arg(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Every file to write, and a few rounds, so that the two runs overlap
+    // even when one of them starts late.
+    for _ in 0..3 {
+        for (path, _) in &originals {
+            fs::remove_file(path).unwrap();
+        }
+        let (first, second) = (bless(), bless());
+        for child in [first, second] {
+            let output = child.wait_with_output().unwrap();
+            assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+        }
+        assert!(
+            expectations(dir.path()) == originals,
+            "the tree is not the blessed one"
+        );
+    }
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+}

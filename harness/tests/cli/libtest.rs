@@ -30,14 +30,53 @@ fn one_trial_per_case_named_by_the_case_id_that_list_prints() {
     assert_eq!(names, listed);
 }
 
+/// Runs the trials named exactly `name` as the test binary would, and
+/// returns how many passed and failed, with what the run printed.
+fn run_trials(trials: Vec<libtest_mimic::Trial>, name: &str) -> (u64, u64, String) {
+    let log = tempfile::tempdir().unwrap();
+    let logfile = log.path().join("trials.log");
+    let arguments = libtest_mimic::Arguments {
+        filter: Some(name.to_owned()),
+        exact: true,
+        test_threads: Some(1),
+        logfile: Some(logfile.display().to_string()),
+        ..libtest_mimic::Arguments::default()
+    };
+    let conclusion = libtest_mimic::run(&arguments, trials);
+    let printed = fs::read_to_string(&logfile).unwrap();
+    (conclusion.num_passed, conclusion.num_failed, printed)
+}
+
 #[test]
 fn a_suite_problem_is_a_failing_trial_of_its_own() {
-    let trials = trials(
-        Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
-        Err("cannot read".into()),
+    let target = || Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new())));
+    let unreadable = trials(target(), Err("cannot read the suite".into()));
+    assert_eq!(unreadable.len(), 1);
+    let (passed, failed, printed) = run_trials(unreadable, "suite::load");
+    assert_eq!((passed, failed), (0, 1), "{printed}");
+    assert_contains(&printed, &["suite::load", "cannot read the suite"]);
+
+    let dir = suite_copy();
+    fs::remove_file(dir.path().join(EDITED_EXPECTATION)).unwrap();
+    let broken = trials(target(), Ok(load(dir.path())));
+    let (passed, failed, printed) = run_trials(broken, "suite::problems");
+    assert_eq!((passed, failed), (0, 1), "{printed}");
+    assert_contains(
+        &printed,
+        &[
+            "suite::problems",
+            "suite error: ",
+            "missing expectation for `elicitation/expected-invalid/declaration-name-pattern.json`",
+        ],
     );
-    assert_eq!(trials.len(), 1);
-    assert_eq!(trials[0].name(), "suite::load");
+
+    let sound = trials(target(), Ok(SuiteSet::load(SuiteTree::embedded())));
+    let (passed, failed, printed) = run_trials(sound, "suite::problems");
+    assert_eq!(
+        (passed, failed),
+        (0, 0),
+        "a sound suite has no such trial\n{printed}"
+    );
 }
 
 #[test]

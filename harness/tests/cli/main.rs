@@ -87,6 +87,7 @@ fn edit_one_pointer(root: &Path) {
 
 mod bless;
 mod check;
+mod escaping;
 mod external_support;
 mod libtest;
 mod limits;

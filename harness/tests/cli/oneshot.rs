@@ -69,7 +69,52 @@ fn a_hang_is_a_timeout() {
 #[test]
 fn two_reply_lines_are_a_protocol_error() {
     let report = check("two-lines", 1, "protocol error", 0);
-    assert_contains(&report, &["protocol error: more than one reply line"]);
+    assert_contains(
+        &report,
+        &[
+            "protocol error: the validator wrote two replies on stdout, the second: \"{\\\"diagnostics\\\": []}\"; in one-shot mode stdout carries exactly one line, the reply",
+        ],
+    );
+}
+
+/// A log line on stdout is blamed, not the reply beside it.
+#[test]
+fn a_log_line_beside_the_reply_is_blamed_on_the_log_line() {
+    let report = check("log-line", 1, "protocol error", 0);
+    assert_contains(
+        &report,
+        &[
+            "protocol error: before its reply the validator wrote another line on stdout: \"validating document/expected-valid/minimal.json\"; in one-shot mode stdout carries exactly one line, the reply; write logs and anything else on stderr",
+        ],
+    );
+}
+
+/// Smoke in one-shot mode explains a crash in one-shot terms, never in
+/// terms of a session.
+#[test]
+fn smoke_explains_a_one_shot_crash_in_one_shot_terms() {
+    let suite = MiniSuite::new();
+    let validator = suite.validator(&marker(), "--oneshot exit-2 minimal.json");
+    let output = harness()
+        .args([
+            "smoke",
+            "--oneshot",
+            "--timeout",
+            "2",
+            "--validator",
+            &validator,
+        ])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "in one-shot mode the adapter prints exactly one reply line on stdout and exits with status 0 or 1",
+        ],
+    );
+    assert!(!stdout.contains("session"), "{stdout}");
 }
 
 /// A helper the validator leaves running with its stdout open does not

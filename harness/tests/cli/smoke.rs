@@ -28,10 +28,81 @@ fn a_correct_adapter_passes() {
         &stdout,
         &[
             "ok    start: protocol 1, `faulty` 0 (python)",
+            "ok    elicitation/expected-invalid/enum-default-outside-choices.json under 2025-06-18: 0 diagnostic(s)",
             "ok    stop: exited with status 0",
-            "no problem found",
+            "\nno contract problem found (smoke checks how the adapter speaks the contract, \
+             not whether its findings are right: use `run` for that)\n",
         ],
     );
+}
+
+#[test]
+fn an_adapter_announcing_no_revision_of_the_smoke_cases_fails_as_nothing_was_sent() {
+    let (code, stdout) = smoke("no-revisions-in-suite");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "FAIL  cases",
+            "no case was sent, so nothing of the contract beyond `start` was checked",
+            "announces the revisions [2023-01-01]",
+            "(they run under [2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28])",
+            "1 contract problem found",
+        ],
+    );
+    assert!(!stdout.contains("no contract problem"), "{stdout}");
+}
+
+/// Runs the faulty adapter making `mistake` on the cases of `fixture`.
+fn run_adapter(mistake: &str, fixture: &str) -> (Option<i32>, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let command = format!("python3 '{}' {mistake}", script.display());
+    let output = harness()
+        .args([
+            "run",
+            "--jobs",
+            "1",
+            "--timeout",
+            "5",
+            "--validator",
+            &command,
+        ])
+        .args(["--filter", fixture])
+        .output()
+        .unwrap();
+    (output.status.code(), stdout_of(&output))
+}
+
+#[test]
+fn a_rule_reported_where_it_does_not_apply_fails_smoke_as_it_fails_run() {
+    let (code, stdout) = smoke("rule-not-applicable");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "FAIL  document/expected-invalid/missing-info.json under 2024-11-05",
+            "rule `mcp.elicitation.form-schema.protocol-shape` does not apply under 2024-11-05",
+        ],
+    );
+    let (code, report) = run_adapter("rule-not-applicable", "document/*/minimal.json");
+    assert_eq!(code, Some(1), "{report}");
+    assert_contains(&report, &["rule does not apply under this revision"]);
+}
+
+#[test]
+fn a_pointer_that_names_nothing_deep_in_the_document_fails_smoke_as_it_fails_run() {
+    let (code, stdout) = smoke("bad-nested-pointer");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "FAIL  elicitation/expected-invalid/enum-default-outside-choices.json under 2025-06-18",
+            "a diagnostic's `path` \"/tools/0/elicitations/0/requestedSchema/properties.severity\" names nothing",
+        ],
+    );
+    let (code, report) = run_adapter("bad-nested-pointer", "*/enum-default-outside-choices.json");
+    assert_eq!(code, Some(1), "{report}");
+    assert_contains(&report, &["pointer does not resolve in the document"]);
 }
 
 #[test]

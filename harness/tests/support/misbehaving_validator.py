@@ -32,6 +32,7 @@ misbehave, the others behave:
     no-reply TEXT      print nothing, exit with status 0
     hang TEXT          never answer
     two-lines TEXT     print the reply twice
+    log-line TEXT      print a log line on stdout, then the reply
 
 --grandchild starts a long-sleeping process first that inherits stdout and
 stderr (and carries the marker in its command line), so the pipes stay open
@@ -177,6 +178,10 @@ def oneshot(options, answers):
         time.sleep(3600)
     if mode == "two-lines":
         write(reply)
+        write(reply)
+        return 0
+    if mode == "log-line":
+        write("validating " + case)
         write(reply)
         return 0
     sys.exit("unknown one-shot mode " + mode)
