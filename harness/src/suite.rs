@@ -80,7 +80,18 @@ impl SuiteSet {
     /// `expected/<name>/`. Loading never stops at a problem; each is recorded
     /// and the rest is loaded.
     pub fn load(tree: SuiteTree) -> SuiteSet {
-        let mut problems = Vec::new();
+        // Files left out of the tree are reported once, here; later stages
+        // see them as absent and must not blame that on something else.
+        let mut problems: Vec<SuiteProblem> = tree
+            .refused()
+            .iter()
+            .map(|refused| {
+                problem(
+                    &tree.display_path(&refused.name),
+                    &refused.problem.to_string(),
+                )
+            })
+            .collect();
         let mut suites = Vec::new();
         let mut claimed: BTreeSet<String> = BTreeSet::new();
         for (path, bytes) in tree.under("suites/") {
@@ -133,8 +144,11 @@ impl SuiteSet {
                     if let Err(error) = &fixture.document {
                         problems.push(error.clone().into());
                     }
-                    if let Err(error) = &expectation {
-                        problems.push(error.clone());
+                    match &expectation {
+                        // Already reported with the tree's refusals.
+                        Err(_) if tree.refusal(&path).is_some() => {}
+                        Err(error) => problems.push(error.clone()),
+                        Ok(_) => {}
                     }
                     Entry {
                         fixture,
@@ -148,7 +162,13 @@ impl SuiteSet {
             problems.push(problem("suites/", "no suite catalog found"));
         }
         for (path, _) in tree.under("expected/") {
-            if !claimed.contains(path) {
+            // The expectation of a fixture left out of the tree is not an
+            // orphan: the fixture's own problem says what is wrong.
+            let fixture_refused = path
+                .strip_prefix("expected/")
+                .and_then(|rest| rest.strip_suffix(".yaml"))
+                .is_some_and(|name| tree.refusal(&format!("fixtures/{name}")).is_some());
+            if !claimed.contains(path) && !fixture_refused {
                 problems.push(problem(
                     &tree.display_path(path),
                     "expectation file has no fixture",
@@ -195,6 +215,9 @@ fn load_expectation(
     fixture: &Fixture,
 ) -> Result<Expectation, SuiteProblem> {
     let display = tree.display_path(path);
+    if let Some(refusal) = tree.refusal(path) {
+        return Err(problem(&display, &refusal.to_string()));
+    }
     let Some(bytes) = tree.get(path) else {
         return Err(problem(
             &display,

@@ -90,6 +90,8 @@ mod check;
 mod external_support;
 mod libtest;
 mod list;
+#[cfg(target_os = "linux")]
+mod load;
 mod misbehaviour;
 mod modes;
 mod mutation;
