@@ -101,3 +101,4 @@ mod run;
 mod schemas;
 mod seed;
 mod smoke;
+mod suite_problems;
