@@ -52,6 +52,10 @@ pub enum FileProblem {
     /// reports as is.
     #[error("the name contains a control character; rename it")]
     NameHasControl,
+    /// A symbolic link: links are not followed, so nothing outside the
+    /// suite folder is ever read.
+    #[error("a link is not followed in a suite tree; copy the file instead")]
+    Link,
     /// It could not be read.
     #[error("cannot be read: {0}")]
     Unreadable(String),
@@ -83,20 +87,19 @@ impl SuiteTree {
     }
 
     /// The suite in the folder `root` (which holds `suites/`, `fixtures/` and
-    /// `expected/`). Links are not followed, so nothing outside the folder is
-    /// read.
+    /// `expected/`).
     ///
     /// A file that cannot be taken into the tree does not stop the others:
     /// it is kept in [`SuiteTree::refused`] with why. Such are files larger
     /// than [`MAX_DOCUMENT_BYTES`] (judged from their metadata, and read
     /// through a bounded reader, so a huge file costs no memory), anything
     /// that is not a regular file (never opened), names that are not UTF-8
-    /// or hold control characters, and files that cannot be read.
+    /// or hold control characters, links (never followed, so nothing
+    /// outside the folder is read) and files that cannot be read.
     ///
     /// # Errors
     ///
-    /// [`SuiteError::NotASuite`] when `root` has no `suites/` folder, and
-    /// [`SuiteError::Link`] for a link inside it.
+    /// [`SuiteError::NotASuite`] when `root` has no `suites/` folder.
     pub fn from_dir(root: &Path) -> Result<SuiteTree, SuiteError> {
         if !root.join("suites").is_dir() {
             return Err(SuiteError::NotASuite(root.to_path_buf()));
@@ -138,7 +141,8 @@ impl SuiteTree {
                     continue;
                 }
                 if entry.path_is_symlink() {
-                    return Err(SuiteError::Link(entry.path().to_path_buf()));
+                    refuse(FileProblem::Link);
+                    continue;
                 }
                 if is_dir {
                     if entry.depth() > 0 && Format::from_path(entry.file_name()).is_some() {

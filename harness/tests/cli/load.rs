@@ -133,3 +133,26 @@ fn names_that_are_not_utf8_or_hold_control_characters_are_refused_with_bytes_esc
         &["document/expected-valid/minimal.json@2025-11-25"],
     );
 }
+
+#[test]
+fn a_link_is_one_suite_problem_and_the_rest_still_loads() {
+    let dir = suite_copy();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("secret.json");
+    fs::write(&target, "{}").unwrap();
+    let link = dir.path().join(VALID).join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let output = list_tree(dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert_eq!(
+        problem_lines(&output),
+        [format!(
+            "suite error: {}: a link is not followed in a suite tree; copy the file instead",
+            link.display()
+        )]
+    );
+    assert_contains(
+        &stdout_of(&output),
+        &["document/expected-valid/minimal.json@2025-11-25"],
+    );
+}
