@@ -84,13 +84,7 @@ impl SuiteSet {
         // see them as absent and must not blame that on something else.
         let mut problems: Vec<SuiteProblem> = tree
             .refused()
-            .iter()
-            .map(|refused| {
-                problem(
-                    &tree.display_path(&refused.name),
-                    &refused.problem.to_string(),
-                )
-            })
+            .map(|(name, refusal)| problem(&tree.display_path(name), &refusal.to_string()))
             .collect();
         // Catalogs first, all of them: checking an expectation needs every
         // rule of every suite.
@@ -99,8 +93,7 @@ impl SuiteSet {
         // not orphans, and the catalog's own problem says what is wrong.
         let mut broken: BTreeSet<String> = tree
             .refused()
-            .iter()
-            .filter_map(|refused| catalog_stem(&refused.name))
+            .filter_map(|(name, _)| catalog_stem(name))
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {

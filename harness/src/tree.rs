@@ -22,7 +22,9 @@ pub struct SuiteTree {
     /// Where the tree was read from: a folder, or `None` for the built-in one.
     pub root: Option<PathBuf>,
     files: BTreeMap<String, Vec<u8>>,
-    refused: Vec<RefusedFile>,
+    /// Files left out, by escaped name: looked up for every fixture and
+    /// expectation, so not a list.
+    refused: BTreeMap<String, FileProblem>,
 }
 
 /// Why a file of a suite folder was left out of its tree.
@@ -61,16 +63,6 @@ pub enum FileProblem {
     Unreadable(String),
 }
 
-/// A file or folder of a suite folder that was left out of the tree, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefusedFile {
-    /// Its `/`-separated path relative to the suite root, with bytes that are
-    /// not UTF-8 shown as `\xNN` and control characters escaped.
-    pub name: String,
-    /// Why it was left out.
-    pub problem: FileProblem,
-}
-
 const EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
 
 impl SuiteTree {
@@ -82,7 +74,7 @@ impl SuiteTree {
                 .iter()
                 .map(|(name, bytes)| ((*name).to_owned(), bytes.to_vec()))
                 .collect(),
-            refused: Vec::new(),
+            refused: BTreeMap::new(),
         }
     }
 
@@ -105,7 +97,7 @@ impl SuiteTree {
             return Err(SuiteError::NotASuite(root.to_path_buf()));
         }
         let mut files = BTreeMap::new();
-        let mut refused = Vec::new();
+        let mut refused = BTreeMap::new();
         for part in PARTS {
             let dir = root.join(part);
             if !dir.is_dir() {
@@ -119,19 +111,16 @@ impl SuiteTree {
                 let entry = match entry {
                     Ok(entry) => entry,
                     Err(error) => {
-                        refused.push(RefusedFile {
-                            name: escaped_name(root, error.path().unwrap_or(&dir)),
-                            problem: FileProblem::Unreadable(error.to_string()),
-                        });
+                        refused.insert(
+                            escaped_name(root, error.path().unwrap_or(&dir)),
+                            FileProblem::Unreadable(error.to_string()),
+                        );
                         continue;
                     }
                 };
                 let is_dir = entry.file_type().is_dir();
                 let mut refuse = |problem| {
-                    refused.push(RefusedFile {
-                        name: escaped_name(root, entry.path()),
-                        problem,
-                    });
+                    refused.insert(escaped_name(root, entry.path()), problem);
                 };
                 if let Err(problem) = check_name(entry.file_name().as_encoded_bytes()) {
                     refuse(problem);
@@ -190,21 +179,23 @@ impl SuiteTree {
         SuiteTree {
             root: None,
             files: files.into_iter().collect(),
-            refused: Vec::new(),
+            refused: BTreeMap::new(),
         }
     }
 
-    /// The files and folders left out of the tree, in walk order, with why.
-    pub fn refused(&self) -> &[RefusedFile] {
-        &self.refused
+    /// The files and folders left out of the tree, in path order, each
+    /// with why. A name is `/`-separated and relative to the suite root, with
+    /// bytes that are not UTF-8 shown as `\xNN` and control characters
+    /// escaped.
+    pub fn refused(&self) -> impl Iterator<Item = (&str, &FileProblem)> {
+        self.refused
+            .iter()
+            .map(|(name, problem)| (name.as_str(), problem))
     }
 
     /// Why the file at `name` was left out of the tree, if it was.
     pub fn refusal(&self, name: &str) -> Option<&FileProblem> {
-        self.refused
-            .iter()
-            .find(|refused| refused.name == name)
-            .map(|refused| &refused.problem)
+        self.refused.get(name)
     }
 
     /// The bytes of the file at `name`, if the tree has it.
