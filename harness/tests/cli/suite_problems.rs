@@ -193,3 +193,40 @@ fn a_suite_name_that_is_not_plain_is_refused() {
         &["Doc_2.yaml: the catalog names suite \"Doc_2\", which is not a plain name"],
     );
 }
+
+#[test]
+fn load_errors_say_what_the_author_can_do_with_file_line_and_column() {
+    let dir = suite_copy();
+    edit(
+        dir.path(),
+        MINIMAL_EXPECTATION,
+        "revisions:",
+        "fixture: \"document/expected-valid/minimal.json\"\nrevisions:",
+    );
+    let bom = dir
+        .path()
+        .join("fixtures/document/expected-valid/all-five-revisions.json");
+    let text = fs::read_to_string(&bom).unwrap();
+    fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let surrogate = dir
+        .path()
+        .join("fixtures/document/expected-valid/minimal.json");
+    let text = fs::read_to_string(&surrogate).unwrap();
+    fs::write(
+        &surrogate,
+        text.replacen('{', "{\"x-lone\": \"\\ud800\",", 1),
+    )
+    .unwrap();
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = stderr_of(&output);
+    assert_contains(
+        &stderr,
+        &[
+            "minimal.json.yaml:3:1: duplicate key `fixture`; each key may appear once in a mapping",
+            "all-five-revisions.json:1:1: a byte-order mark is not allowed",
+            "minimal.json:1:13: a lone surrogate \\ud800 is not allowed",
+        ],
+    );
+    assert!(!stderr.contains("DuplicateKeyPolicy"), "{stderr}");
+}
