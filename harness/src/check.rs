@@ -3,13 +3,12 @@
 use mcpdesc_source::Position;
 
 use crate::coverage::Coverage;
-use crate::expectation;
 use crate::suite::{SuiteProblem, SuiteProblemKind, SuiteSet};
 
-/// Everything wrong with the suite: the problems found while loading it,
-/// fixtures that do not say what they test, expectations that use rules
-/// outside the catalog or outside their revision or pointers that name
-/// nothing, and coverage gaps.
+/// Everything wrong with the suite: the problems found while loading it
+/// (which include expectations that use rules outside the catalogs or
+/// outside their revision, or pointers that name nothing), fixtures that do
+/// not say what they test, and coverage gaps.
 pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
     let mut problems = set.problems.clone();
     for suite in &set.suites {
@@ -24,7 +23,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
                 .is_none_or(|statement| statement.trim().is_empty())
             {
                 problems.push(SuiteProblem {
-                    file: fixture_path.clone(),
+                    file: fixture_path,
                     position: document.locations.get("").or(Some(Position::START)),
                     message: format!(
                         "the fixture does not say what it tests (a root `{}` string)",
@@ -32,41 +31,6 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
                     ),
                     kind: SuiteProblemKind::Broken,
                 });
-            }
-            let Ok(expectation) = &entry.expectation else {
-                continue;
-            };
-            let expectation_path = set.tree.display_path(&expectation::path_of(fixture));
-            for (revision, findings) in &expectation.revisions {
-                for finding in findings {
-                    let mut report = |message: String| {
-                        problems.push(SuiteProblem {
-                            file: expectation_path.clone(),
-                            position: None,
-                            message: format!(
-                                "{revision}: {} at {:?}: {message}",
-                                finding.rule, finding.path
-                            ),
-                            kind: SuiteProblemKind::StaleExpectation,
-                        });
-                    };
-                    match set.rules.get(&finding.rule) {
-                        None => report("the rule is in no catalog".into()),
-                        Some(rule) if !rule.applicability.applies_to(*revision) => {
-                            report("the rule does not apply under this revision".into())
-                        }
-                        Some(rule) if rule.severity != finding.severity => {
-                            report(format!("the rule's severity is {}", rule.severity))
-                        }
-                        Some(rule) if rule.cannot_fire_under.contains(revision) => report(
-                            "the catalog says the rule cannot fire under this revision".into(),
-                        ),
-                        Some(_) => {}
-                    }
-                    if mcpdesc_source::pointer::resolve(&document.value, &finding.path).is_none() {
-                        report("the pointer does not resolve in the fixture".into());
-                    }
-                }
             }
         }
     }

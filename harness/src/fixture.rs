@@ -1,6 +1,7 @@
 //! Fixtures: the documents of a suite, each expected to be valid or invalid.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use mcpdesc_protocol::Revision;
 use mcpdesc_source::{Document, Format, LoadError};
@@ -56,6 +57,10 @@ pub struct Fixture {
     pub document: Result<Document, LoadError>,
     /// Its source text (lossily decoded), to show the line a pointer names.
     pub text: String,
+    /// The byte offset where each line of `text` starts, built on first use:
+    /// a failing case may quote thousands of lines, and finding each by
+    /// rescanning the text from its start made reports quadratic.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl Fixture {
@@ -89,9 +94,34 @@ impl Fixture {
             .as_str()
     }
 
-    /// The source line `line` (1-based), without its line break.
+    /// The source line `line` (1-based), without its line break (`\n` or
+    /// `\r\n`), found through an index of line starts built once.
     pub fn line(&self, line: usize) -> Option<&str> {
-        self.text.lines().nth(line.checked_sub(1)?)
+        let starts = self.line_starts();
+        let index = line.checked_sub(1)?;
+        let start = *starts.get(index)?;
+        let end = starts.get(index + 1).copied().unwrap_or(self.text.len());
+        let text = &self.text[start..end];
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        Some(text.strip_suffix('\r').unwrap_or(text))
+    }
+
+    /// The byte offset where each line of the text starts, in order; like
+    /// [`str::lines`], a final line break does not start another line.
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = Vec::new();
+            if !self.text.is_empty() {
+                starts.push(0);
+            }
+            starts.extend(
+                self.text
+                    .match_indices('\n')
+                    .map(|(offset, _)| offset + 1)
+                    .filter(|&start| start < self.text.len()),
+            );
+            starts
+        })
     }
 }
 
@@ -133,6 +163,7 @@ pub fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<StrayFile>)
             name: name.to_owned(),
             document: mcpdesc_source::load(&tree.display_path(path), bytes, format),
             text: String::from_utf8_lossy(bytes).into_owned(),
+            line_starts: OnceLock::new(),
         });
     }
     (fixtures, strays)
@@ -186,6 +217,33 @@ mod tests {
             stray,
             ["fixtures/s/expected-valid/c.txt", "fixtures/s/notes.md"]
         );
+    }
+
+    #[test]
+    fn lines_are_found_through_an_index_built_once() {
+        let text = "{\"a\": 1,\r\n\n  \"b\": 2\n}";
+        let (fixtures, _) = discover(&tree(&[("fixtures/s/expected-valid/a.json", text)]), "s");
+        let fixture = &fixtures[0];
+        let expected: Vec<&str> = text.lines().collect();
+        for (index, line) in expected.iter().enumerate() {
+            assert_eq!(fixture.line(index + 1), Some(*line), "line {}", index + 1);
+        }
+        assert_eq!(fixture.line(0), None);
+        assert_eq!(fixture.line(expected.len() + 1), None);
+        let first = fixture.line_starts().as_ptr();
+        assert_eq!(
+            fixture.line_starts().as_ptr(),
+            first,
+            "the index is rebuilt"
+        );
+        assert_eq!(fixture.line_starts().len(), expected.len());
+        for text in ["", "\n", "a", "a\n", "a\n\nb"] {
+            let (fixtures, _) = discover(&tree(&[("fixtures/s/expected-valid/a.json", text)]), "s");
+            let lines: Vec<_> = (1..=text.len() + 1)
+                .map_while(|line| fixtures[0].line(line))
+                .collect();
+            assert_eq!(lines, text.lines().collect::<Vec<_>>(), "{text:?}");
+        }
     }
 
     #[test]

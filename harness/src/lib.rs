@@ -36,22 +36,11 @@ pub mod wire;
 
 use std::path::PathBuf;
 
-/// A suite tree that cannot be read at all.
+/// A suite tree that cannot be read at all. (A file inside it that cannot
+/// be read is not such an error: see [`tree::FileProblem`].)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SuiteError {
     /// The folder has no `suites/` inside.
     #[error("{0}: not a suite tree (no `suites/` folder)")]
     NotASuite(PathBuf),
-    /// A file or folder could not be read.
-    #[error("{}: {message}", path.display())]
-    Io {
-        /// What could not be read.
-        path: PathBuf,
-        /// Why.
-        message: String,
-    },
-    /// A link inside the tree; links are not followed, so nothing outside the
-    /// tree is ever read.
-    #[error("{}: links are not followed in a suite tree", .0.display())]
-    Link(PathBuf),
 }

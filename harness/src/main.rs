@@ -269,7 +269,21 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
     };
-    eprint!("{}", report::problems(&set.problems));
+    // A broken suite would be blamed on the validator (a case whose
+    // expectation names an unknown rule fails whatever it replies), so
+    // nothing is judged until the suite is sound.
+    if !set.problems.is_empty() {
+        eprint!("{}", report::problems(&set.problems));
+        let count = match set.problems.len() {
+            1 => "a problem".to_owned(),
+            n => format!("{n} problems"),
+        };
+        eprintln!(
+            "error: the suite has {count}; no case was judged (fix the suite first; \
+             `mcpdesc-conformance check` lists them too)"
+        );
+        return Ok(Status::UsageOrSuite);
+    }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
     let (implementation, how, results, unavailable, gave_up) = match &external {
         None => {

@@ -229,3 +229,114 @@ pub fn summary(summary: &Summary, decisive: Level) -> String {
     );
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use mcpdesc_protocol::Severity;
+
+    use super::*;
+    use crate::catalog::{Catalog, RuleIndex};
+    use crate::compare::Comparison;
+    use crate::suite::{Entry, Suite};
+    use crate::tree::SuiteTree;
+
+    /// A set holding one fixture of about 1 MB: `padding` short lines, then
+    /// `items` array items, one per line, each with a `name` to point at.
+    fn set_with_big_fixture(padding: usize, items: usize) -> SuiteSet {
+        let mut text = String::from("{\"x-test\": \"many findings\",\n\"pad\": [\n");
+        for _ in 0..padding {
+            text.push_str("  0,\n");
+        }
+        text.push_str("  0],\n\"items\": [\n");
+        for index in 0..items {
+            let comma = if index + 1 < items { "," } else { "" };
+            text.push_str(&format!("  {{\"name\": \"i-{index:08}\"}}{comma}\n"));
+        }
+        text.push_str("]}\n");
+        let tree = SuiteTree::from_files([(
+            "fixtures/s/expected-invalid/big.json".to_owned(),
+            text.into_bytes(),
+        )]);
+        let (fixtures, _) = crate::fixture::discover(&tree, "s");
+        let catalog = Catalog {
+            suite: "s".into(),
+            title: "t".into(),
+            description: "d".into(),
+            specification: "0.9.0".into(),
+            rules: Vec::new(),
+        };
+        let entries = fixtures
+            .into_iter()
+            .map(|fixture| Entry {
+                fixture,
+                expectation: Err(SuiteProblem {
+                    file: "unused".into(),
+                    position: None,
+                    message: "unused".into(),
+                    kind: crate::suite::SuiteProblemKind::Broken,
+                }),
+            })
+            .collect();
+        SuiteSet {
+            tree,
+            suites: vec![Suite { catalog, entries }],
+            rules: RuleIndex::default(),
+            problems: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_case_with_20000_findings_on_a_1_mb_fixture_renders_without_rescanning_the_fixture() {
+        const FINDINGS: usize = 20_000;
+        const PADDING: usize = 100_000;
+        let set = set_with_big_fixture(PADDING, FINDINGS);
+        let fixture = &set.suites[0].entries[0].fixture;
+        assert!(fixture.text.len() >= 1_000_000, "{}", fixture.text.len());
+        // Expected and never reported: every one is quoted with its line
+        // (a report keeps all the expected findings, however many).
+        let expected: Findings = (0..FINDINGS)
+            .map(|index| Finding {
+                rule: "mcpdesc.x".into(),
+                path: format!("/items/{index}/name"),
+                severity: Severity::Error,
+            })
+            .collect();
+        let document = fixture.document.as_ref().unwrap().value.clone();
+        let comparison = Comparison::new(
+            expected,
+            &[],
+            &RuleIndex::default(),
+            &document,
+            Revision::R2025_06_18,
+        );
+        let result = CaseResult {
+            fixture: fixture.id(),
+            revision: Revision::R2025_06_18,
+            outcome: Outcome::Compared(Box::new(comparison)),
+            duration: Duration::ZERO,
+        };
+        // Rendering runs on its own thread so that a regression fails the
+        // test instead of hanging it; the bound is a hang guard, not a
+        // timing claim (the quadratic version took minutes here).
+        let (sender, receiver) = mpsc::channel();
+        let started = Instant::now();
+        std::thread::spawn(move || {
+            let text = failure(&set, &result, Level::Exact);
+            let _ = sender.send(text);
+        });
+        let text = receiver
+            .recv_timeout(Duration::from_secs(30))
+            .expect("rendering 20,000 findings must not take 30 seconds")
+            .expect("the case fails");
+        eprintln!("rendered in {:?}", started.elapsed());
+        let last = FINDINGS - 1;
+        let line = PADDING + 4 + FINDINGS;
+        let wanted = format!(
+            "-error mcpdesc.x \"/items/{last}/name\"  (line {line}: {{\"name\": \"i-{last:08}\"}})"
+        );
+        assert!(text.contains(&wanted), "{wanted} not in the report");
+    }
+}

@@ -114,44 +114,52 @@ impl SuiteSet {
     /// `expected/<name>/`. Loading never stops at a problem; each is recorded
     /// and the rest is loaded.
     pub fn load(tree: SuiteTree) -> SuiteSet {
-        let mut problems = Vec::new();
-        let mut suites = Vec::new();
-        let mut claimed: BTreeSet<String> = BTreeSet::new();
+        // Files left out of the tree are reported once, here; later stages
+        // see them as absent and must not blame that on something else.
+        let mut problems: Vec<SuiteProblem> = tree
+            .refused()
+            .map(|(name, refusal)| problem(&tree.display_path(name), &refusal.to_string()))
+            .collect();
+        // Catalogs first, all of them: checking an expectation needs every
+        // rule of every suite.
+        let mut catalogs = Vec::new();
+        // Suites whose catalog did not load: their expectation files are
+        // not orphans, and the catalog's own problem says what is wrong.
+        let mut broken: BTreeSet<String> = tree
+            .refused()
+            .filter_map(|(name, _)| catalog_stem(name))
+            .map(str::to_owned)
+            .collect();
         for (path, bytes) in tree.under("suites/") {
             let display = tree.display_path(path);
-            let Some(stem) = path
-                .strip_prefix("suites/")
-                .and_then(|name| name.strip_suffix(".yaml"))
-                .filter(|stem| !stem.contains('/'))
-            else {
+            let Some(stem) = catalog_stem(path) else {
                 problems.push(problem(
                     &display,
                     "only `<suite>.yaml` catalogs belong in `suites/`",
                 ));
                 continue;
             };
-            let catalog: Catalog = match mcpdesc_source::parse_yaml(&display, bytes) {
-                Ok(catalog) => catalog,
-                Err(error) => {
-                    problems.push(error.into());
-                    continue;
+            match load_catalog(&display, stem, bytes) {
+                Ok((catalog, catalog_problems)) => {
+                    problems.extend(catalog_problems);
+                    catalogs.push(catalog);
                 }
-            };
-            if catalog.suite != stem {
-                problems.push(problem(
-                    &display,
-                    &format!(
-                        "catalog names suite `{}` but its file is `{stem}.yaml`",
-                        catalog.suite
-                    ),
-                ));
+                Err(error) => {
+                    problems.push(error);
+                    broken.insert(stem.to_owned());
+                }
             }
-            problems.extend(
-                catalog
-                    .problems()
-                    .into_iter()
-                    .map(|p| problem(&display, &p.to_string())),
-            );
+        }
+        let rules = RuleIndex::new(&catalogs);
+        // With a catalog missing, a rule outside the loaded ones may well be
+        // that catalog's: only the catalog's own problem is reported then.
+        let known = KnownRules {
+            rules: &rules,
+            complete: broken.is_empty(),
+        };
+        let mut suites = Vec::new();
+        let mut claimed: BTreeSet<String> = BTreeSet::new();
+        for catalog in catalogs {
             let (fixtures, strays) = fixture::discover(&tree, &catalog.suite);
             problems.extend(
                 strays
@@ -163,13 +171,21 @@ impl SuiteSet {
                 .map(|fixture| {
                     let path = expectation::path_of(&fixture);
                     claimed.insert(path.clone());
-                    let expectation = load_expectation(&tree, &path, &fixture);
                     if let Err(error) = &fixture.document {
                         problems.push(error.clone().into());
                     }
-                    if let Err(error) = &expectation {
-                        problems.push(error.clone());
-                    }
+                    let expectation = match load_expectation(&tree, &path, &fixture, &known) {
+                        Ok(expectation) => Ok(expectation),
+                        Err(mut found) => {
+                            let first = found.remove(0);
+                            // Already reported with the tree's refusals.
+                            if tree.refusal(&path).is_none() {
+                                problems.push(first.clone());
+                                problems.extend(found);
+                            }
+                            Err(first)
+                        }
+                    };
                     Entry {
                         fixture,
                         expectation,
@@ -182,9 +198,24 @@ impl SuiteSet {
             problems.push(problem("suites/", "no suite catalog found"));
         }
         for (path, _) in tree.under("expected/") {
+            let Some(name) = path.strip_prefix("expected/") else {
+                continue;
+            };
+            let of_broken_catalog = name
+                .split_once('/')
+                .is_some_and(|(suite, _)| broken.contains(suite));
+            // The expectation of a fixture left out of the tree is not an
+            // orphan either: the fixture's own problem says what is wrong.
+            let of_refused_fixture = name
+                .strip_suffix(".yaml")
+                .is_some_and(|fixture| tree.refusal(&format!("fixtures/{fixture}")).is_some());
             // A temporary file is what an interrupted `bless` left behind,
             // not an expectation; the next `bless` removes it.
-            if !claimed.contains(path) && !expectation::is_temporary(path) {
+            if !claimed.contains(path)
+                && !of_broken_catalog
+                && !of_refused_fixture
+                && !expectation::is_temporary(path)
+            {
                 problems.push(
                     problem(&tree.display_path(path), "expectation file has no fixture")
                         .of_kind(SuiteProblemKind::OrphanExpectation),
@@ -194,7 +225,6 @@ impl SuiteSet {
         for suite in &suites {
             problems.extend(example_problems(&tree, suite));
         }
-        let rules = RuleIndex::new(suites.iter().map(|suite| &suite.catalog));
         SuiteSet {
             tree,
             suites,
@@ -230,72 +260,198 @@ impl SuiteProblem {
     }
 }
 
+/// The suite name a catalog path stands for: `suites/<stem>.yaml`.
+fn catalog_stem(path: &str) -> Option<&str> {
+    path.strip_prefix("suites/")
+        .and_then(|name| name.strip_suffix(".yaml"))
+        .filter(|stem| !stem.contains('/'))
+}
+
+/// Whether `name` is a plain suite name: lowercase ASCII letters, digits
+/// and `-`, starting with a letter. It names folders and starts case IDs,
+/// so nothing else is safe in it.
+pub fn is_plain_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Loads the catalog `suites/<stem>.yaml`. It fails, with one problem, when
+/// no suite can be built from it: it does not parse, its `suite:` is not a
+/// plain name or not its file's name, or it lists no rule. Otherwise it
+/// comes with the problems found inside it.
+fn load_catalog(
+    display: &str,
+    stem: &str,
+    bytes: &[u8],
+) -> Result<(Catalog, Vec<SuiteProblem>), SuiteProblem> {
+    let catalog: Catalog = mcpdesc_source::parse_yaml(display, bytes)?;
+    if !is_plain_name(&catalog.suite) {
+        return Err(problem(
+            display,
+            &format!(
+                "the catalog names suite {:?}, which is not a plain name: a suite name is \
+                 lowercase ASCII letters, digits and `-`, starting with a letter",
+                catalog.suite
+            ),
+        ));
+    }
+    if catalog.suite != stem {
+        return Err(problem(
+            display,
+            &format!(
+                "catalog names suite `{}` but its file is `{stem}.yaml`",
+                catalog.suite
+            ),
+        ));
+    }
+    if catalog.rules.is_empty() {
+        return Err(problem(
+            display,
+            "the catalog lists no rule (`rules: []`); a suite checks at least one",
+        ));
+    }
+    let problems = catalog
+        .problems()
+        .into_iter()
+        .map(|p| problem(display, &p.to_string()))
+        .collect();
+    Ok((catalog, problems))
+}
+
+/// The rules an expectation may use: those of the catalogs that loaded.
+struct KnownRules<'a> {
+    rules: &'a RuleIndex,
+    /// Whether every catalog loaded, so that a rule outside `rules` is in
+    /// no catalog at all.
+    complete: bool,
+}
+
 /// Loads and checks the expectation file of `fixture`: it must exist, parse,
-/// name its fixture, list exactly the fixture's revisions, and agree with the
-/// fixture's folder class.
+/// name its fixture, list exactly the fixture's revisions, agree with the
+/// fixture's folder class, and hold only findings a validator can match:
+/// rules of the catalogs (`known`) that apply under the revision, with
+/// their catalog severity, and pointers that name something in the
+/// fixture. Every problem found is returned (at least one), so that a
+/// broken expectation is the suite's problem, never a validator's failure.
 fn load_expectation(
     tree: &SuiteTree,
     path: &str,
     fixture: &Fixture,
-) -> Result<Expectation, SuiteProblem> {
+    known: &KnownRules<'_>,
+) -> Result<Expectation, Vec<SuiteProblem>> {
     let display = tree.display_path(path);
+    let fail = |message: &str, kind| vec![problem(&display, message).of_kind(kind)];
+    if let Some(refusal) = tree.refusal(path) {
+        return Err(fail(&refusal.to_string(), SuiteProblemKind::Broken));
+    }
     let Some(bytes) = tree.get(path) else {
-        return Err(problem(
-            &display,
+        return Err(fail(
             &format!(
                 "missing expectation for `{}`; run `mcpdesc-conformance bless` and review it",
                 fixture.id()
             ),
-        )
-        .of_kind(SuiteProblemKind::MissingExpectation));
+            SuiteProblemKind::MissingExpectation,
+        ));
     };
-    let expectation = Expectation::parse(&display, bytes)?;
+    let expectation = Expectation::parse(&display, bytes).map_err(|error| vec![error.into()])?;
     if expectation.fixture != fixture.id() {
-        return Err(problem(
-            &display,
+        return Err(fail(
             &format!(
                 "names fixture `{}` but belongs to `{}`",
                 expectation.fixture,
                 fixture.id()
             ),
-        )
-        .of_kind(SuiteProblemKind::StaleExpectation));
+            SuiteProblemKind::StaleExpectation,
+        ));
     }
-    let wanted: BTreeSet<Revision> = fixture.revisions().into_iter().collect();
-    let listed: BTreeSet<Revision> = expectation.revisions.keys().copied().collect();
-    if wanted != listed {
-        let names = |set: &BTreeSet<Revision>| {
-            set.iter()
-                .map(|r| r.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        return Err(problem(
-            &display,
-            &format!(
-                "lists revisions [{}] but the fixture runs under [{}]",
-                names(&listed),
-                names(&wanted)
-            ),
-        )
-        .of_kind(SuiteProblemKind::StaleExpectation));
+    // A fixture that does not load has its own problem; what it would run
+    // under is unknown, so its expectation is not compared with it.
+    let document = fixture.document.as_ref().ok();
+    if document.is_some() {
+        let wanted: BTreeSet<Revision> = fixture.revisions().into_iter().collect();
+        let listed: BTreeSet<Revision> = expectation.revisions.keys().copied().collect();
+        if wanted != listed {
+            let names = |set: &BTreeSet<Revision>| {
+                set.iter()
+                    .map(|r| r.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(fail(
+                &format!(
+                    "lists revisions [{}] but the fixture runs under [{}]",
+                    names(&listed),
+                    names(&wanted)
+                ),
+                SuiteProblemKind::StaleExpectation,
+            ));
+        }
     }
     let has_error = |findings: &Vec<expectation::Finding>| {
         findings.iter().any(|f| f.severity == Severity::Error)
     };
     let any_error = expectation.revisions.values().any(has_error);
     match fixture.class {
-        Class::Valid if any_error => Err(problem(
-            &display,
-            "expects an error, but its fixture is in `expected-valid/`",
-        )
-        .of_kind(SuiteProblemKind::StaleExpectation)),
-        Class::Invalid if !any_error => Err(problem(
-            &display,
-            "expects no error under any revision, but its fixture is in `expected-invalid/`",
-        )
-        .of_kind(SuiteProblemKind::StaleExpectation)),
-        _ => Ok(expectation),
+        Class::Valid if any_error => {
+            return Err(fail(
+                "expects an error, but its fixture is in `expected-valid/`",
+                SuiteProblemKind::StaleExpectation,
+            ));
+        }
+        Class::Invalid if !any_error => {
+            return Err(fail(
+                "expects no error under any revision, but its fixture is in `expected-invalid/`",
+                SuiteProblemKind::StaleExpectation,
+            ));
+        }
+        _ => {}
+    }
+    // Where each finding is in the file, for the messages below.
+    let locations = mcpdesc_source::load(&display, bytes, mcpdesc_source::Format::Yaml)
+        .map(|document| document.locations)
+        .unwrap_or_default();
+    let mut problems = Vec::new();
+    for (revision, findings) in &expectation.revisions {
+        for (index, finding) in findings.iter().enumerate() {
+            let mut report = |message: String| {
+                problems.push(SuiteProblem {
+                    file: display.clone(),
+                    position: locations.get(&format!("/revisions/{revision}/{index}")),
+                    message: format!(
+                        "{revision}: {} at {:?}: {message}",
+                        finding.rule, finding.path
+                    ),
+                    // Blessing rewrites the findings from the validator.
+                    kind: SuiteProblemKind::StaleExpectation,
+                });
+            };
+            match known.rules.get(&finding.rule) {
+                None if !known.complete => {}
+                None => report("the rule is in no catalog".into()),
+                Some(rule) if !rule.applicability.applies_to(*revision) => {
+                    report("the rule does not apply under this revision".into())
+                }
+                Some(rule) if rule.severity != finding.severity => {
+                    report(format!("the rule's severity is {}", rule.severity))
+                }
+                Some(rule) if rule.cannot_fire_under.contains(revision) => {
+                    report("the catalog says the rule cannot fire under this revision".into())
+                }
+                Some(_) => {}
+            }
+            if let Some(document) = document
+                && mcpdesc_source::pointer::resolve(&document.value, &finding.path).is_none()
+            {
+                report("the pointer does not resolve in the fixture".into());
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(expectation)
+    } else {
+        Err(problems)
     }
 }
 
@@ -325,7 +481,11 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
                 .iter()
                 .find(|entry| entry.fixture.name == example.source)
             else {
-                report("no such fixture".into(), SuiteProblemKind::Broken);
+                let path = format!("fixtures/{}/{}", suite.catalog.suite, example.source);
+                // A fixture left out of the tree has its own problem.
+                if tree.refusal(&path).is_none() {
+                    report("no such fixture".into(), SuiteProblemKind::Broken);
+                }
                 continue;
             };
             let Ok(document) = &entry.fixture.document else {
@@ -363,4 +523,19 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plain_name;
+
+    #[test]
+    fn plain_suite_names_are_lowercase_ascii_digits_and_dashes_from_a_letter() {
+        for name in ["document", "elicitation", "a", "x-2", "r2d2-"] {
+            assert!(is_plain_name(name), "{name}");
+        }
+        for name in ["", "Document", "2fa", "-x", "a_b", "a b", "a/b", "é", "a.b"] {
+            assert!(!is_plain_name(name), "{name}");
+        }
+    }
 }

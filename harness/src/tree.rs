@@ -1,8 +1,12 @@
 //! The files of a suite: catalogs, fixtures and expectations, by relative path.
 
 use std::collections::BTreeMap;
-use std::fs;
+use std::fmt::Write as _;
+use std::fs::{self, File};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+
+use mcpdesc_source::{Format, MAX_DOCUMENT_BYTES};
 
 use crate::SuiteError;
 
@@ -18,6 +22,45 @@ pub struct SuiteTree {
     /// Where the tree was read from: a folder, or `None` for the built-in one.
     pub root: Option<PathBuf>,
     files: BTreeMap<String, Vec<u8>>,
+    /// Files left out, by escaped name: looked up for every fixture and
+    /// expectation, so not a list.
+    refused: BTreeMap<String, FileProblem>,
+}
+
+/// Why a file of a suite folder was left out of its tree.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileProblem {
+    /// Larger than any suite file may be ([`MAX_DOCUMENT_BYTES`]); its size
+    /// was read from its metadata, so it was never read.
+    #[error("the file is {size} bytes; the limit is {limit}")]
+    TooLarge {
+        /// Its size in bytes.
+        size: u64,
+        /// The largest size accepted.
+        limit: usize,
+    },
+    /// A FIFO, a socket, a device, or a folder named like a document: never
+    /// opened, since opening a FIFO can wait forever.
+    #[error("{kind} is not a regular file; a suite holds only regular files")]
+    NotRegular {
+        /// What it is instead (e.g. `a FIFO`).
+        kind: &'static str,
+    },
+    /// Its name is not UTF-8, so it has no single spelling in case IDs (two
+    /// such names could decode to the same text).
+    #[error("the name is not valid UTF-8; rename it")]
+    NameNotUtf8,
+    /// Its name holds a control character, which would reach terminals and
+    /// reports as is.
+    #[error("the name contains a control character; rename it")]
+    NameHasControl,
+    /// A symbolic link: links are not followed, so nothing outside the
+    /// suite folder is ever read.
+    #[error("a link is not followed in a suite tree; copy the file instead")]
+    Link,
+    /// It could not be read.
+    #[error("cannot be read: {0}")]
+    Unreadable(String),
 }
 
 const EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
@@ -31,51 +74,90 @@ impl SuiteTree {
                 .iter()
                 .map(|(name, bytes)| ((*name).to_owned(), bytes.to_vec()))
                 .collect(),
+            refused: BTreeMap::new(),
         }
     }
 
     /// The suite in the folder `root` (which holds `suites/`, `fixtures/` and
-    /// `expected/`). Links are not followed, so nothing outside the folder is
-    /// read.
+    /// `expected/`).
+    ///
+    /// A file that cannot be taken into the tree does not stop the others:
+    /// it is kept in [`SuiteTree::refused`] with why. Such are files larger
+    /// than [`MAX_DOCUMENT_BYTES`] (judged from their metadata, and read
+    /// through a bounded reader, so a huge file costs no memory), anything
+    /// that is not a regular file (never opened), names that are not UTF-8
+    /// or hold control characters, links (never followed, so nothing
+    /// outside the folder is read) and files that cannot be read.
     ///
     /// # Errors
     ///
-    /// [`SuiteError::Io`] when the folder or a file cannot be read, and
-    /// [`SuiteError::Link`] for a link inside it.
+    /// [`SuiteError::NotASuite`] when `root` has no `suites/` folder.
     pub fn from_dir(root: &Path) -> Result<SuiteTree, SuiteError> {
         if !root.join("suites").is_dir() {
             return Err(SuiteError::NotASuite(root.to_path_buf()));
         }
         let mut files = BTreeMap::new();
+        let mut refused = BTreeMap::new();
         for part in PARTS {
             let dir = root.join(part);
             if !dir.is_dir() {
                 continue;
             }
-            for entry in walkdir::WalkDir::new(&dir)
+            let mut walk = walkdir::WalkDir::new(&dir)
                 .sort_by_file_name()
                 .follow_links(false)
-            {
-                let entry = entry.map_err(|error| SuiteError::Io {
-                    path: error.path().unwrap_or(&dir).to_path_buf(),
-                    message: error.to_string(),
-                })?;
-                if entry.path_is_symlink() {
-                    return Err(SuiteError::Link(entry.path().to_path_buf()));
-                }
-                if !entry.file_type().is_file() {
+                .into_iter();
+            while let Some(entry) = walk.next() {
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(error) => {
+                        refused.insert(
+                            escaped_name(root, error.path().unwrap_or(&dir)),
+                            FileProblem::Unreadable(error.to_string()),
+                        );
+                        continue;
+                    }
+                };
+                let is_dir = entry.file_type().is_dir();
+                let mut refuse = |problem| {
+                    refused.insert(escaped_name(root, entry.path()), problem);
+                };
+                if let Err(problem) = check_name(entry.file_name().as_encoded_bytes()) {
+                    refuse(problem);
+                    if is_dir {
+                        walk.skip_current_dir();
+                    }
                     continue;
                 }
-                let bytes = fs::read(entry.path()).map_err(|error| SuiteError::Io {
-                    path: entry.path().to_path_buf(),
-                    message: error.to_string(),
-                })?;
-                files.insert(relative_name(root, entry.path()), bytes);
+                if entry.path_is_symlink() {
+                    refuse(FileProblem::Link);
+                    continue;
+                }
+                if is_dir {
+                    if entry.depth() > 0 && Format::from_path(entry.file_name()).is_some() {
+                        refuse(FileProblem::NotRegular { kind: "a folder" });
+                        walk.skip_current_dir();
+                    }
+                    continue;
+                }
+                if !entry.file_type().is_file() {
+                    refuse(FileProblem::NotRegular {
+                        kind: kind_of(entry.file_type()),
+                    });
+                    continue;
+                }
+                match read_bounded(entry.path()) {
+                    Ok(bytes) => {
+                        files.insert(relative_name(root, entry.path()), bytes);
+                    }
+                    Err(problem) => refuse(problem),
+                }
             }
         }
         Ok(SuiteTree {
             root: Some(root.to_path_buf()),
             files,
+            refused,
         })
     }
 
@@ -97,7 +179,23 @@ impl SuiteTree {
         SuiteTree {
             root: None,
             files: files.into_iter().collect(),
+            refused: BTreeMap::new(),
         }
+    }
+
+    /// The files and folders left out of the tree, in path order, each
+    /// with why. A name is `/`-separated and relative to the suite root, with
+    /// bytes that are not UTF-8 shown as `\xNN` and control characters
+    /// escaped.
+    pub fn refused(&self) -> impl Iterator<Item = (&str, &FileProblem)> {
+        self.refused
+            .iter()
+            .map(|(name, problem)| (name.as_str(), problem))
+    }
+
+    /// Why the file at `name` was left out of the tree, if it was.
+    pub fn refusal(&self, name: &str) -> Option<&FileProblem> {
+        self.refused.get(name)
     }
 
     /// The bytes of the file at `name`, if the tree has it.
@@ -123,6 +221,8 @@ impl SuiteTree {
     }
 }
 
+/// The `/`-separated path of `path` below `root`; only called for paths
+/// whose every component passed [`check_name`].
 fn relative_name(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)
@@ -130,4 +230,126 @@ fn relative_name(root: &Path, path: &Path) -> String {
         .map(|component| component.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// The `/`-separated path of `path` below `root`, with every byte that is
+/// not UTF-8 shown as `\xNN`, control characters escaped and `\` doubled,
+/// so that two different names never print alike.
+fn escaped_name(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .components()
+        .map(|component| escape(component.as_os_str().as_encoded_bytes()))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn escape(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for character in chunk.valid().chars() {
+            match character {
+                '\\' => text.push_str("\\\\"),
+                c if c.is_ascii_control() => {
+                    let _ = write!(text, "\\x{:02x}", u32::from(c));
+                }
+                c if c.is_control() => {
+                    let _ = write!(text, "\\u{{{:04x}}}", u32::from(c));
+                }
+                c => text.push(c),
+            }
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(text, "\\x{byte:02x}");
+        }
+    }
+    text
+}
+
+/// A file or folder name must be UTF-8 without control characters: it
+/// becomes part of case IDs and of every report line about it.
+fn check_name(name: &[u8]) -> Result<(), FileProblem> {
+    let name = std::str::from_utf8(name).map_err(|_| FileProblem::NameNotUtf8)?;
+    if name.chars().any(char::is_control) {
+        return Err(FileProblem::NameHasControl);
+    }
+    Ok(())
+}
+
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = file_type;
+    "a special file"
+}
+
+/// Reads the regular file at `path`, refusing it when larger than
+/// [`MAX_DOCUMENT_BYTES`] without reading it: the size comes from its
+/// metadata first, and the read is bounded anyway in case it grows.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, FileProblem> {
+    let unreadable = |error: std::io::Error| FileProblem::Unreadable(error.to_string());
+    let too_large = |size: u64| FileProblem::TooLarge {
+        size,
+        limit: MAX_DOCUMENT_BYTES,
+    };
+    let limit = u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
+    let size = fs::symlink_metadata(path).map_err(unreadable)?.len();
+    if size > limit {
+        return Err(too_large(size));
+    }
+    let file = File::open(path).map_err(unreadable)?;
+    // The path was a regular file when walked; check what was opened too.
+    let metadata = file.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
+        return Err(FileProblem::NotRegular {
+            kind: kind_of(metadata.file_type()),
+        });
+    }
+    if metadata.len() > limit {
+        return Err(too_large(metadata.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_names_print_every_byte_distinctly() {
+        assert_eq!(escape(b"a\xff.json"), "a\\xff.json");
+        assert_eq!(escape(b"a\\xff.json"), "a\\\\xff.json");
+        assert_eq!(
+            escape("b\u{1b}[1m\u{85}é.json".as_bytes()),
+            "b\\x1b[1m\\u{0085}é.json"
+        );
+        assert_eq!(check_name(b"ok-\xc3\xa9.json"), Ok(()));
+        assert_eq!(check_name(b"a\xff.json"), Err(FileProblem::NameNotUtf8));
+        assert_eq!(check_name(b"a\n.json"), Err(FileProblem::NameHasControl));
+        assert_eq!(
+            check_name("a\u{85}.json".as_bytes()),
+            Err(FileProblem::NameHasControl)
+        );
+    }
 }

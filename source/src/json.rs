@@ -18,7 +18,23 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
             line: error.line().max(1),
             column: error.column().max(1),
         };
-        LoadError::new(file, position, json_message(&error))
+        let message = json_message(&error);
+        // serde_json calls a lone surrogate "unexpected end of hex escape"
+        // or "lone leading surrogate": name it, and say where it is.
+        if (message.contains("hex escape") || message.contains("surrogate"))
+            && let Some((escape, position)) = lone_surrogate(text, position)
+        {
+            return LoadError::new(
+                file,
+                position,
+                format!(
+                    "a lone surrogate {escape} is not allowed in a JSON string; a character \
+                         beyond U+FFFF is written as a high and a low surrogate together \
+                         (as in \\ud83d\\ude00)"
+                ),
+            );
+        }
+        LoadError::new(file, position, message)
     })?;
     let mut scanner = Scanner {
         text: text.as_bytes(),
@@ -45,6 +61,39 @@ fn json_message(error: &serde_json::Error) -> String {
         Some(cut) => text[..cut].to_owned(),
         None => text,
     }
+}
+
+/// The `\\uXXXX` surrogate escape nearest before the error at `at` (serde_json
+/// stops on it or just after it), as written, with its own position.
+fn lone_surrogate(text: &str, at: Position) -> Option<(&str, Position)> {
+    let line = text.split('\n').nth(at.line - 1)?;
+    // serde_json counts columns in bytes; stay on a character boundary.
+    let mut end = at.column.min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut before = &line[..end];
+    while let Some(start) = before.rfind("\\u") {
+        let backslashes = before[..start]
+            .bytes()
+            .rev()
+            .take_while(|&byte| byte == b'\\')
+            .count();
+        let escape = line.get(start..start + 6);
+        let unit = escape.and_then(|escape| u16::from_str_radix(&escape[2..], 16).ok());
+        if backslashes % 2 == 0 && unit.is_some_and(|unit| (0xD800..=0xDFFF).contains(&unit)) {
+            let column = line[..start].chars().count() + 1;
+            return Some((
+                escape?,
+                Position {
+                    line: at.line,
+                    column,
+                },
+            ));
+        }
+        before = &before[..start];
+    }
+    None
 }
 
 /// Walks text that serde_json has already accepted, recording where each
@@ -224,6 +273,32 @@ mod tests {
         let error = load("bad.json", "{\n  \"a\": 1 2\n}").unwrap_err();
         assert_eq!((error.position.line, error.position.column), (2, 10));
         assert!(error.to_string().starts_with("bad.json:2:10: "), "{error}");
+    }
+
+    #[test]
+    fn a_lone_surrogate_is_named_as_such_with_its_place() {
+        let cases = [
+            ("[\"\\ud800\"]", "\\ud800", 3),
+            ("[\"\\uDC00\"]", "\\uDC00", 3),
+            ("[\"ab\\ud800c\"]", "\\ud800", 5),
+            ("{\"é\": \"\\ud800\\u0041\"}", "\\ud800", 8),
+            ("{\"k\\ud800\": 1}", "\\ud800", 4),
+        ];
+        for (text, escape, column) in cases {
+            let error = load("s.json", text).unwrap_err();
+            assert_eq!(
+                error.message.split(" is not allowed").next(),
+                Some(format!("a lone surrogate {escape}").as_str()),
+                "{text}: {error}"
+            );
+            assert_eq!(
+                error.position,
+                Position { line: 1, column },
+                "{text}: {error}"
+            );
+        }
+        let (value, _) = load("s.json", "[\"\\ud83d\\ude00\", \"\\\\ud800\"]").unwrap();
+        assert_eq!(value, serde_json::json!(["😀", "\\ud800"]));
     }
 
     #[test]

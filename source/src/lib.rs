@@ -49,11 +49,28 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
     bytes: &[u8],
 ) -> Result<T, LoadError> {
     check_size(file, bytes)?;
+    let text = decode(file, bytes, "file")?;
+    yaml::parse(file, text)
+}
+
+/// The text of `bytes`, which must be UTF-8 without a byte-order mark
+/// (`what` names the input in the message: a file or a document).
+fn decode<'a>(file: &str, bytes: &'a [u8], what: &str) -> Result<&'a str, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|error| {
         let position = Position::of_offset(bytes, error.valid_up_to());
-        LoadError::new(file, position, "file is not valid UTF-8")
+        LoadError::new(file, position, format!("{what} is not valid UTF-8"))
     })?;
-    yaml::parse(file, text)
+    // JSON forbids a byte-order mark and the restricted YAML does too, so
+    // that both serializations of a document start the same way; without
+    // this check JSON said "expected value" and YAML silently accepted it.
+    if text.starts_with('\u{feff}') {
+        return Err(LoadError::new(
+            file,
+            Position::START,
+            "a byte-order mark is not allowed; save the file as UTF-8 without one",
+        ));
+    }
+    Ok(text)
 }
 
 fn check_size(file: &str, bytes: &[u8]) -> Result<(), LoadError> {
@@ -91,10 +108,7 @@ pub struct Document {
 /// well-formed, or outside the restricted serialization rules.
 pub fn load(file: &str, bytes: &[u8], format: Format) -> Result<Document, LoadError> {
     check_size(file, bytes)?;
-    let text = std::str::from_utf8(bytes).map_err(|error| {
-        let position = Position::of_offset(bytes, error.valid_up_to());
-        LoadError::new(file, position, "document is not valid UTF-8")
-    })?;
+    let text = decode(file, bytes, "document")?;
     let (value, locations) = match format {
         Format::Json => json::load(file, text)?,
         Format::Yaml => yaml::load(file, text)?,
@@ -157,5 +171,36 @@ mod properties {
                     .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
             ]
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_refused_by_name_in_json_and_yaml() {
+        let cases = [
+            (Format::Json, "\u{feff}{}"),
+            (Format::Yaml, "\u{feff}a: 1\n"),
+        ];
+        for (format, text) in cases {
+            let error = load("bom", text.as_bytes(), format).unwrap_err();
+            assert_eq!(error.position, Position::START, "{error}");
+            assert!(
+                error
+                    .message
+                    .starts_with("a byte-order mark is not allowed"),
+                "{format}: {error}"
+            );
+        }
+        let error =
+            parse_yaml::<serde_json::Value>("bom.yaml", "\u{feff}a: 1\n".as_bytes()).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("a byte-order mark is not allowed"),
+            "{error}"
+        );
     }
 }

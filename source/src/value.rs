@@ -90,7 +90,9 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut members = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if members.contains_key(&key) {
-                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+                return Err(de::Error::custom(format!(
+                    "duplicate key `{key}`; each key may appear once in an object"
+                )));
             }
             let StrictValue(value) = map.next_value()?;
             members.insert(key, value);

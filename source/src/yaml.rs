@@ -61,8 +61,28 @@ fn deserialize<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadErr
 }
 
 /// serde-saphyr's message without the position it may append, since the
-/// error already carries it.
+/// error already carries it. Messages that give advice to a program using
+/// the library ("set DuplicateKeyPolicy in Options") are rewritten into what
+/// the author of the file can do.
 fn saphyr_message(error: &serde_saphyr::Error) -> String {
+    use serde_saphyr::Error;
+    match error.without_snippet() {
+        Error::DuplicateMappingKey { key: Some(key), .. } => {
+            return format!("duplicate key `{key}`; each key may appear once in a mapping");
+        }
+        Error::DuplicateMappingKey { key: None, .. } => {
+            return "duplicate key; each key may appear once in a mapping".to_owned();
+        }
+        Error::NonFiniteFloat { value, .. } => {
+            return format!(
+                "`{value}` is not a finite number; numbers must be finite (no infinity or NaN)"
+            );
+        }
+        Error::NullIntoString { .. } => {
+            return "expected a string, found null; write the text, quoted if need be".to_owned();
+        }
+        _ => {}
+    }
     let text = error.without_snippet().to_string();
     let first = text.lines().next().unwrap_or("invalid YAML").trim();
     match first.rfind(" at line ") {
@@ -308,6 +328,45 @@ mod tests {
             error.message.to_lowercase().contains("duplicate"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn messages_say_what_the_author_can_do_not_how_to_configure_the_parser() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Named {
+            name: String,
+        }
+        let error = error_of("a:\n  x: 1\n  x: 2\n");
+        assert_eq!(
+            (error.position.line, error.position.column),
+            (3, 3),
+            "{error}"
+        );
+        assert_eq!(
+            error.message,
+            "duplicate key `x`; each key may appear once in a mapping"
+        );
+        let error = parse::<Named>("f.yaml", "name: a\nname: b\n").unwrap_err();
+        assert_eq!(error.position.line, 2, "{error}");
+        assert!(
+            error.message.starts_with("duplicate key `name`;"),
+            "{error}"
+        );
+        let error = error_of("a: .nan\n");
+        assert!(error.message.contains("not a finite number"), "{error}");
+        let error = parse::<Named>("f.yaml", "name: null\n").unwrap_err();
+        assert!(error.message.starts_with("expected a string"), "{error}");
+        let errors = [
+            error_of("a: 1\na: 2\n"),
+            error_of("a: -.inf\n"),
+            parse::<Named>("f.yaml", "name:\n").unwrap_err(),
+        ];
+        for error in errors {
+            for hint in ["Options", "policy", "Policy", "Option<"] {
+                assert!(!error.message.contains(hint), "{error}");
+            }
+        }
     }
 
     #[test]

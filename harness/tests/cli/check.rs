@@ -92,7 +92,7 @@ fn reports_what_is_wrong_with_a_suite_tree() {
         &stderr_of(&output),
         &[
             "minimal.json:1:1: the fixture does not say what it tests",
-            "missing-info.json.yaml: 2025-06-18: mcpdesc.document.no-such-rule at \"\": the rule is in no catalog",
+            "missing-info.json.yaml:11:7: 2025-06-18: mcpdesc.document.no-such-rule at \"\": the rule is in no catalog",
         ],
     );
 }

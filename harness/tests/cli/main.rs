@@ -92,6 +92,8 @@ mod external_support;
 mod libtest;
 mod limits;
 mod list;
+#[cfg(target_os = "linux")]
+mod load;
 mod misbehaviour;
 mod modes;
 mod mutation;
@@ -103,3 +105,4 @@ mod schemas;
 mod seed;
 mod signals;
 mod smoke;
+mod suite_problems;
