@@ -249,3 +249,23 @@ fn two_blesses_at_once_both_finish_with_the_blessed_tree() {
     let output = on_tree("check", dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
 }
+
+/// An expectation naming a rule outside every catalog is a suite problem
+/// that `run` refuses to judge, and one that `bless` is there to fix: it
+/// rewrites the file from the reference validator.
+#[test]
+fn an_expectation_naming_an_unknown_rule_is_refused_by_run_and_fixed_by_bless() {
+    let dir = suite_copy();
+    let path = dir.path().join(EDITED_EXPECTATION);
+    let original = fs::read_to_string(&path).unwrap();
+    let broken = original.replace("mcpdesc.elicitation.name", "mcpdesc.elicitation.nope");
+    assert_ne!(broken, original);
+    fs::write(&path, &broken).unwrap();
+    let run = on_tree("run", dir.path());
+    assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
+    assert_contains(&stderr_of(&run), &["the rule is in no catalog", "no case was judged"]);
+    let bless = on_tree("bless", dir.path());
+    assert_eq!(bless.status.code(), Some(0), "{}", stderr_of(&bless));
+    assert_eq!(fs::read_to_string(&path).unwrap(), original);
+    assert_eq!(on_tree("check", dir.path()).status.code(), Some(0));
+}
