@@ -397,17 +397,24 @@ fn read_lines(stdout: impl Read, max_line: usize, lines: &SyncSender<Output>) {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            Output::Line(String::from_utf8_lossy(&line).into_owned())
+            Output::Line(text_of(line))
         } else if line.len() > max_line {
             Output::TooLong
         } else {
-            Output::Partial(String::from_utf8_lossy(&line).into_owned())
+            Output::Partial(text_of(line))
         };
         let last = !matches!(event, Output::Line(_));
         if lines.send(event).is_err() || last {
             return;
         }
     }
+}
+
+/// A line as text; valid UTF-8 (every reply) is taken as it is, without a
+/// copy of what may be many megabytes.
+fn text_of(line: Vec<u8>) -> String {
+    String::from_utf8(line)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
