@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write as _};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -143,13 +142,8 @@ fn judge(
         };
         // A panic in the validator must not end the bless half-way: the
         // fixture is refused and the other expectations are still written.
-        let reply =
-            catch_unwind(AssertUnwindSafe(|| validator.validate(&request))).map_err(|panic| {
-                format!(
-                    "{revision}: the validator panicked: {}",
-                    panic_text(&*panic)
-                )
-            })?;
+        let reply = crate::runner::ask(validator, &request)
+            .map_err(|panic| format!("{revision}: {panic}"))?;
         match reply {
             Reply::Diagnostics(diagnostics) => {
                 let mut findings: Vec<Finding> = diagnostics.iter().map(Finding::of).collect();
@@ -172,14 +166,6 @@ fn judge(
         }
     }
     Ok(revisions)
-}
-
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-text panic payload".to_owned())
 }
 
 fn current(set: &SuiteSet, path: &str) -> Option<String> {

@@ -1,6 +1,5 @@
 //! A `cargo test` binary for any validator: one trial per case.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -119,8 +118,7 @@ impl Target {
     pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Outcome> {
         match self {
             Target::InProcess(validator) => {
-                catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
-                    .map_err(|_| Outcome::Crashed("the validator panicked".to_owned()))
+                runner::ask(validator.as_ref(), request).map_err(Outcome::Crashed)
             }
             Target::External(pool) => pool.call(request).map_err(|failure| failure.into_outcome()),
         }

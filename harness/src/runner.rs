@@ -99,9 +99,20 @@ pub fn run_case(
     supported: &[String],
 ) -> CaseResult {
     judge(case, rules, supported, |request| {
-        catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
-            .map_err(|panic| Outcome::Crashed(panic_message(panic.as_ref())))
+        ask(validator, request).map_err(Outcome::Crashed)
     })
+}
+
+/// Asks an in-process `validator` about one request. A panic is caught, so
+/// that it fails the one case instead of the run: the error says what the
+/// validator panicked with.
+///
+/// # Errors
+///
+/// `the validator panicked: …` when it did.
+pub fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Result<Reply, String> {
+    catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
+        .map_err(|panic| panic_message(panic.as_ref()))
 }
 
 /// Runs one case through `call`, which reaches the validator however it is

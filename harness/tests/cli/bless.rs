@@ -263,7 +263,10 @@ fn an_expectation_naming_an_unknown_rule_is_refused_by_run_and_fixed_by_bless() 
     fs::write(&path, &broken).unwrap();
     let run = on_tree("run", dir.path());
     assert_eq!(run.status.code(), Some(2), "{}", stderr_of(&run));
-    assert_contains(&stderr_of(&run), &["the rule is in no catalog", "no case was judged"]);
+    assert_contains(
+        &stderr_of(&run),
+        &["the rule is in no catalog", "no case was judged"],
+    );
     let bless = on_tree("bless", dir.path());
     assert_eq!(bless.status.code(), Some(0), "{}", stderr_of(&bless));
     assert_eq!(fs::read_to_string(&path).unwrap(), original);

@@ -26,7 +26,7 @@ fn assert_inert(output: &[u8], what: &str) {
 
 #[test]
 fn what_a_validator_says_is_escaped_in_the_report() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/hostile_validator.py");
+    let script = super::external_support::support("hostile_validator.py");
     let command = format!("python3 '{}'", script.display());
     let output = harness()
         .args([
@@ -87,7 +87,7 @@ fn what_a_fixture_says_is_escaped_in_the_report() {
 
 #[test]
 fn what_an_adapter_says_is_escaped_by_smoke() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/hostile_validator.py");
+    let script = super::external_support::support("hostile_validator.py");
     let command = format!("python3 '{}'", script.display());
     let output = harness()
         .args(["smoke", "--timeout", "5", "--validator", &command])

@@ -7,15 +7,6 @@ use std::time::Duration;
 
 use super::*;
 
-/// The `suite error:` lines of a command's stderr.
-fn problem_lines(output: &std::process::Output) -> Vec<String> {
-    stderr_of(output)
-        .lines()
-        .filter(|line| line.starts_with("suite error: "))
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Runs `mcpdesc-conformance list --suite-dir DIR`, killed after a generous
 /// bound so that a load that hangs fails the test instead.
 fn list_tree(dir: &Path) -> std::process::Output {

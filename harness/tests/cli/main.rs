@@ -56,6 +56,15 @@ fn stderr_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The `suite error:` lines of a command's stderr.
+fn problem_lines(output: &std::process::Output) -> Vec<String> {
+    stderr_of(output)
+        .lines()
+        .filter(|line| line.starts_with("suite error: "))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Asserts that `text` contains every one of `needles`, showing all of it
 /// when one is missing.
 #[track_caller]

@@ -3,7 +3,7 @@
 use super::*;
 
 fn smoke(mistake: &str) -> (Option<i32>, String) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let script = super::external_support::support("faulty_adapter.py");
     let command = format!("python3 '{}' {mistake}", script.display());
     let output = harness()
         .args([
@@ -55,7 +55,7 @@ fn an_adapter_announcing_no_revision_of_the_smoke_cases_fails_as_nothing_was_sen
 
 /// Runs the faulty adapter making `mistake` on the cases of `fixture`.
 fn run_adapter(mistake: &str, fixture: &str) -> (Option<i32>, String) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let script = super::external_support::support("faulty_adapter.py");
     let command = format!("python3 '{}' {mistake}", script.display());
     let output = harness()
         .args([
@@ -163,7 +163,7 @@ fn each_mistake_is_explained() {
 
 #[test]
 fn a_run_in_which_every_case_is_skipped_is_not_a_pass() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/faulty_adapter.py");
+    let script = super::external_support::support("faulty_adapter.py");
     let command = format!("python3 '{}' future-revisions-only", script.display());
     let output = harness()
         .args(["run", "--suite", "document", "--validator", &command])

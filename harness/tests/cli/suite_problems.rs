@@ -3,15 +3,6 @@
 
 use super::*;
 
-/// The `suite error:` lines of a command's stderr.
-fn problem_lines(output: &std::process::Output) -> Vec<String> {
-    stderr_of(output)
-        .lines()
-        .filter(|line| line.starts_with("suite error: "))
-        .map(str::to_owned)
-        .collect()
-}
-
 /// Replaces `from` by `to` in the file at `relative` below `root`.
 fn edit(root: &Path, relative: &str, from: &str, to: &str) {
     let path = root.join(relative);
