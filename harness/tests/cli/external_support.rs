@@ -229,9 +229,9 @@ pub fn outcomes(run: &Run) -> Vec<String> {
 }
 
 /// The processes whose command line holds `marker`, after waiting up
-/// to three seconds for killed ones to go.
+/// to five seconds for killed ones to go.
 pub fn left_behind(marker: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(3);
+    let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let found = processes_with(marker);
         if found.is_empty() || Instant::now() >= deadline {
