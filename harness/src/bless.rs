@@ -142,8 +142,9 @@ fn judge(
         };
         // A panic in the validator must not end the bless half-way: the
         // fixture is refused and the other expectations are still written.
-        let reply = crate::runner::ask(validator, &request)
-            .map_err(|panic| format!("{revision}: {panic}"))?;
+        let reply = crate::runner::ask(validator, &request).map_err(|failure| {
+            format!("{revision}: {}", crate::report::failure_text(&failure.kind))
+        })?;
         match reply {
             Reply::Diagnostics(diagnostics) => {
                 let mut findings: Vec<Finding> = diagnostics.iter().map(Finding::of).collect();

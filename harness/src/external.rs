@@ -15,9 +15,10 @@ use mcpdesc_protocol::{
 
 use crate::case::Case;
 use crate::catalog::RuleIndex;
+use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::interrupt;
 use crate::process::{Output, Process};
-use crate::runner::{self, CaseResult, Outcome};
+use crate::runner::{self, CaseResult, NotRun, Outcome};
 use crate::wire;
 
 /// How the harness talks to the validator.
@@ -82,60 +83,27 @@ impl ExternalValidator {
     }
 }
 
-/// How a validator process failed on a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailureKind {
-    /// It did not answer in time.
-    Timeout,
-    /// It exited, or could not be started.
-    Crash,
-    /// It answered something the contract does not allow.
-    Protocol,
-}
-
-/// A validator process's failure, with the tail of its stderr.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    /// What kind of failure.
-    pub kind: FailureKind,
-    /// What happened, in plain words.
-    pub message: String,
-    /// The last of what it wrote on stderr.
-    pub stderr: String,
-}
-
 impl Failure {
-    fn new(kind: FailureKind, message: impl Into<String>, process: Option<&Process>) -> Failure {
+    fn of(kind: FailureKind, process: Option<&Process>) -> Failure {
         Failure {
             kind,
-            message: message.into(),
             stderr: process.map(Process::stderr_tail).unwrap_or_default(),
         }
     }
 
+    fn not_started(argv: &[String], error: &std::io::Error) -> Failure {
+        Failure::of(
+            FailureKind::NotStarted {
+                command: argv.join(" "),
+                error: error.to_string(),
+            },
+            None,
+        )
+    }
+
     /// The case outcome this failure gives.
     pub fn into_outcome(self) -> Outcome {
-        let mut text = self.message;
-        let stderr = self.stderr.trim_end();
-        if !stderr.is_empty() {
-            text.push_str("\nstderr (last lines):");
-            for line in stderr
-                .lines()
-                .rev()
-                .take(20)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-            {
-                text.push_str("\n  ");
-                text.push_str(line);
-            }
-        }
-        match self.kind {
-            FailureKind::Timeout => Outcome::Timeout(text),
-            FailureKind::Crash => Outcome::Crashed(text),
-            FailureKind::Protocol => Outcome::ProtocolError(text),
-        }
+        Outcome::Failed(self)
     }
 }
 
@@ -170,15 +138,8 @@ impl Session {
         if let (Some(_), Some(implementation)) = (&self.process, &self.implementation) {
             return Ok(implementation.clone());
         }
-        let process = Process::spawn(&self.validator.argv, &[], self.validator.max_line).map_err(
-            |error| {
-                Failure::new(
-                    FailureKind::Crash,
-                    format!("cannot start `{}`: {error}", self.validator.argv.join(" ")),
-                    None,
-                )
-            },
-        )?;
+        let process = Process::spawn(&self.validator.argv, &[], self.validator.max_line)
+            .map_err(|error| Failure::not_started(&self.validator.argv, &error))?;
         let start = Command::Start {
             protocol: PROTOCOL_VERSION,
             harness: HarnessInfo {
@@ -188,9 +149,21 @@ impl Session {
         };
         process.send(line_of(&start));
         let deadline = Instant::now() + self.validator.start_timeout;
-        let line = read_reply(&process, deadline, self.validator.start_timeout, "`start`")?;
-        let implementation = wire::decode_start(&line)
-            .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))?;
+        let line = read_reply(
+            &process,
+            deadline,
+            self.validator.start_timeout,
+            Awaiting::Start,
+        )?;
+        let implementation = wire::decode_start(&line).map_err(|explanation| {
+            protocol(
+                ProtocolProblem::Reply {
+                    awaiting: Awaiting::Start,
+                    explanation,
+                },
+                &process,
+            )
+        })?;
         self.process = Some(process);
         self.implementation = Some(implementation.clone());
         Ok(implementation)
@@ -204,12 +177,7 @@ impl Session {
     /// A [`Failure`]; the process is then killed, and the next call starts a
     /// fresh one and replays `start`.
     pub fn validate(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
-        if let Err(failure) = self.start() {
-            return Err(Failure {
-                message: format!("while (re)starting the validator: {}", failure.message),
-                ..failure
-            });
-        }
+        self.start()?;
         let result = self.exchange(request);
         if result.is_err() {
             self.discard();
@@ -219,23 +187,24 @@ impl Session {
 
     fn exchange(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
         let Some(process) = &self.process else {
-            return Err(Failure::new(
-                FailureKind::Crash,
-                "the validator is not running",
+            // `start` succeeded, so there is a process; kept as a failure
+            // rather than a panic all the same.
+            return Err(Failure::of(
+                FailureKind::Crashed(Crash::OutputEnded {
+                    awaiting: Awaiting::Start,
+                    partial: None,
+                }),
                 None,
             ));
         };
         // Output between replies would otherwise be read as the next reply
         // and blamed on it with a puzzling `seq` mismatch.
         if let Some(Output::Line(line) | Output::Partial(line)) = process.unread_output() {
-            return Err(Failure::new(
-                FailureKind::Protocol,
-                format!(
-                    "before this request the validator wrote a line nobody asked for: {}; \
-                     write exactly one line per request on stdout, and everything else on stderr",
-                    wire::excerpt(&line)
-                ),
-                Some(process),
+            return Err(protocol(
+                ProtocolProblem::Unrequested {
+                    excerpt: wire::excerpt(&line),
+                },
+                process,
             ));
         }
         self.seq += 1;
@@ -245,9 +214,18 @@ impl Session {
             request: request.clone(),
         }));
         let deadline = Instant::now() + self.validator.timeout;
-        let line = read_reply(process, deadline, self.validator.timeout, "the request")?;
-        wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics)
-            .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(process)))
+        let line = read_reply(process, deadline, self.validator.timeout, Awaiting::Reply)?;
+        wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics).map_err(
+            |explanation| {
+                protocol(
+                    ProtocolProblem::Reply {
+                        awaiting: Awaiting::Reply,
+                        explanation,
+                    },
+                    process,
+                )
+            },
+        )
     }
 
     /// A line the validator wrote that no request asked for, if one waits
@@ -331,45 +309,40 @@ fn line_of(command: &Command) -> Vec<u8> {
     line
 }
 
-/// Waits for the reply line to `what`, turning every other ending into a
-/// failure.
+/// Waits for the reply line the harness is `awaiting`, turning every other
+/// ending into a failure.
 fn read_reply(
     process: &Process,
     deadline: Instant,
     limit: Duration,
-    what: &str,
+    awaiting: Awaiting,
 ) -> Result<String, Failure> {
-    let failure = |kind, message: String| Err(Failure::new(kind, message, Some(process)));
+    let fail = |kind| Err(Failure::of(kind, Some(process)));
     match process.next_output(deadline) {
         Some(Output::Line(line)) => Ok(line),
-        None => failure(
-            FailureKind::Timeout,
-            format!("no reply to {what} within {}", seconds(limit)),
-        ),
-        Some(Output::TooLong) => failure(
-            FailureKind::Protocol,
-            format!("the reply to {what} is a line longer than the limit"),
-        ),
-        Some(Output::Partial(text)) => failure(
-            FailureKind::Crash,
-            format!(
-                "the validator wrote {} without a line break and closed its output (it exited mid-reply)",
-                wire::excerpt(&text)
-            ),
-        ),
-        Some(Output::End) => failure(
-            FailureKind::Crash,
-            format!("the validator exited (closed its output) before answering {what}"),
-        ),
-        Some(Output::Failed(error)) => failure(
-            FailureKind::Crash,
-            format!("cannot read the validator's output: {error}"),
-        ),
+        None => fail(FailureKind::TimedOut {
+            after: limit,
+            awaiting,
+        }),
+        Some(Output::TooLong) => fail(FailureKind::Protocol(ProtocolProblem::TooLong {
+            awaiting,
+            limit: process.max_line(),
+        })),
+        Some(Output::Partial(text)) => fail(FailureKind::Crashed(Crash::OutputEnded {
+            awaiting,
+            partial: Some(wire::excerpt(&text)),
+        })),
+        Some(Output::End) => fail(FailureKind::Crashed(Crash::OutputEnded {
+            awaiting,
+            partial: None,
+        })),
+        Some(Output::Failed(error)) => fail(FailureKind::Crashed(Crash::ReadFailed { error })),
     }
 }
 
-fn seconds(duration: Duration) -> String {
-    format!("{:.1}s", duration.as_secs_f64())
+/// A protocol failure, with the process's stderr.
+fn protocol(problem: ProtocolProblem, process: &Process) -> Failure {
+    Failure::of(FailureKind::Protocol(problem), Some(process))
 }
 
 /// Validates one case in a fresh process (one-shot mode): the document on
@@ -386,14 +359,9 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
         ("MCPDESC_SPECIFICATION", request.specification.clone()),
         ("MCPDESC_CASE", request.case.clone()),
     ];
-    let mut process =
-        Process::spawn(&validator.argv, &env, validator.max_line).map_err(|error| {
-            Failure::new(
-                FailureKind::Crash,
-                format!("cannot start `{}`: {error}", validator.argv.join(" ")),
-                None,
-            )
-        })?;
+    let mut process = Process::spawn(&validator.argv, &env, validator.max_line)
+        .map_err(|error| Failure::not_started(&validator.argv, &error))?;
+    let fail = |kind, process: &Process| Err(Failure::of(kind, Some(process)));
     process.send(serde_json::to_vec(&request.document).unwrap_or_default());
     process.close_input();
     let deadline = Instant::now() + validator.timeout;
@@ -405,65 +373,61 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
                     continue;
                 }
                 if let Some(first) = &reply {
-                    return Err(Failure::new(
-                        FailureKind::Protocol,
-                        extra_line(first, &line, validator.max_diagnostics),
-                        Some(&process),
+                    let explanation = extra_line(first, &line, validator.max_diagnostics);
+                    return Err(protocol(
+                        ProtocolProblem::ExtraLine { explanation },
+                        &process,
                     ));
                 }
                 reply = Some(line);
             }
             Some(Output::End) => break,
             None => {
-                return Err(Failure::new(
-                    FailureKind::Timeout,
-                    format!("no complete reply within {}", seconds(validator.timeout)),
-                    Some(&process),
-                ));
+                let kind = FailureKind::TimedOut {
+                    after: validator.timeout,
+                    awaiting: Awaiting::OneshotReply,
+                };
+                return fail(kind, &process);
             }
             Some(Output::TooLong) => {
-                return Err(Failure::new(
-                    FailureKind::Protocol,
-                    "the reply is longer than the limit",
-                    Some(&process),
-                ));
+                let kind = FailureKind::Protocol(ProtocolProblem::TooLong {
+                    awaiting: Awaiting::OneshotReply,
+                    limit: validator.max_line,
+                });
+                return fail(kind, &process);
             }
             Some(Output::Failed(error)) => {
-                return Err(Failure::new(
-                    FailureKind::Crash,
-                    format!("cannot read the validator's output: {error}"),
-                    Some(&process),
-                ));
+                return fail(FailureKind::Crashed(Crash::ReadFailed { error }), &process);
             }
         }
     }
     let status = process.finish(deadline);
     let Some(status) = status else {
-        return Err(Failure::new(
-            FailureKind::Timeout,
-            format!(
-                "the validator did not exit within {}",
-                seconds(validator.timeout)
-            ),
-            Some(&process),
-        ));
+        let kind = FailureKind::TimedOut {
+            after: validator.timeout,
+            awaiting: Awaiting::Exit,
+        };
+        return fail(kind, &process);
     };
     if !matches!(status.code(), Some(0 | 1)) {
-        return Err(Failure::new(
-            FailureKind::Crash,
-            format!("the validator ended with {status} (only 0 and 1 are normal)"),
-            Some(&process),
-        ));
+        let kind = FailureKind::Crashed(Crash::AbnormalExit {
+            code: status.code(),
+            signal: std::os::unix::process::ExitStatusExt::signal(&status),
+        });
+        return fail(kind, &process);
     }
     let Some(reply) = reply else {
-        return Err(Failure::new(
-            FailureKind::Crash,
-            "the validator exited without a reply",
-            Some(&process),
-        ));
+        return fail(FailureKind::Crashed(Crash::NoReply), &process);
     };
-    wire::decode_reply_within(&reply, None, validator.max_diagnostics)
-        .map_err(|message| Failure::new(FailureKind::Protocol, message, Some(&process)))
+    wire::decode_reply_within(&reply, None, validator.max_diagnostics).map_err(|explanation| {
+        protocol(
+            ProtocolProblem::Reply {
+                awaiting: Awaiting::OneshotReply,
+                explanation,
+            },
+            &process,
+        )
+    })
 }
 
 /// Explains a one-shot validator's second line on stdout, blaming the line
@@ -493,6 +457,20 @@ fn extra_line(first: &str, second: &str, max_diagnostics: usize) -> String {
     }
 }
 
+/// Why an external validator could not be run at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unavailable {
+    /// The first session process could not be started, or did not answer
+    /// `start` as the contract says.
+    Failed(Failure),
+    /// A one-shot program that names no file, or a name on no `PATH` folder.
+    NotFound {
+        /// The program, as given.
+        program: String,
+    },
+}
+
 /// External validator processes shared by many callers: idle sessions are
 /// kept and reused, one caller per session at a time; in one-shot mode every
 /// call starts its own process.
@@ -511,18 +489,13 @@ impl Pool {
     /// # Errors
     ///
     /// Why the validator could not be started, with its stderr tail.
-    pub fn start(validator: ExternalValidator) -> Result<Pool, String> {
+    pub fn start(validator: ExternalValidator) -> Result<Pool, Unavailable> {
         let validator = Arc::new(validator);
         let mut idle = Vec::new();
         let implementation = match validator.mode {
             Mode::Session => {
                 let mut session = Session::new(Arc::clone(&validator));
-                let implementation = session.start().map_err(|failure| {
-                    format!(
-                        "the validator could not be started: {}",
-                        failure.into_outcome_text()
-                    )
-                })?;
+                let implementation = session.start().map_err(Unavailable::Failed)?;
                 idle.push(session);
                 implementation
             }
@@ -530,9 +503,9 @@ impl Pool {
                 if let Some(program) = validator.argv.first()
                     && !program_exists(program)
                 {
-                    return Err(format!(
-                        "the validator could not be started: cannot find `{program}` (give a path, or a program on PATH)"
-                    ));
+                    return Err(Unavailable::NotFound {
+                        program: program.clone(),
+                    });
                 }
                 validator.oneshot_implementation()
             }
@@ -596,7 +569,7 @@ pub struct ExternalRun {
     /// One result per case, in case order.
     pub results: Vec<CaseResult>,
     /// Why the validator could not be run at all, when it could not.
-    pub unavailable: Option<String>,
+    pub unavailable: Option<Unavailable>,
     /// Whether the run gave up on the validator after too many failures in
     /// a row (the remaining cases are not run).
     pub gave_up: bool,
@@ -613,13 +586,13 @@ pub struct ExternalRun {
 pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
     let pool = match Pool::start(validator.clone()) {
         Ok(pool) => pool,
-        Err(message) => {
+        Err(unavailable) => {
             let results = cases
                 .iter()
                 .map(|case| CaseResult {
                     fixture: case.entry.fixture.id(),
                     revision: case.revision,
-                    outcome: Outcome::NotRun(message.clone()),
+                    outcome: Outcome::NotRun(NotRun::Unavailable),
                     duration: Duration::ZERO,
                 })
                 .collect();
@@ -629,7 +602,7 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
                     ..Implementation::default()
                 },
                 results,
-                unavailable: Some(message),
+                unavailable: Some(unavailable),
                 gave_up: false,
             };
         }
@@ -683,9 +656,7 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
             slot.unwrap_or_else(|| CaseResult {
                 fixture: case.entry.fixture.id(),
                 revision: case.revision,
-                outcome: Outcome::NotRun(
-                    "the harness lost this case (a bug: please report it)".to_owned(),
-                ),
+                outcome: Outcome::NotRun(NotRun::Lost),
                 duration: Duration::ZERO,
             })
         })
@@ -737,10 +708,9 @@ impl Gate {
         let mut state = self.lock();
         loop {
             if state.gave_up {
-                return Err(Outcome::NotRun(format!(
-                    "gave up on the validator after {} failures in a row",
-                    self.limit
-                )));
+                return Err(Outcome::NotRun(NotRun::GaveUp {
+                    failures: self.limit,
+                }));
             }
             if interrupt::received().is_some() {
                 return Err(Outcome::Interrupted);
@@ -775,16 +745,6 @@ impl Gate {
 
     fn gave_up(&self) -> bool {
         self.lock().gave_up
-    }
-}
-
-impl Failure {
-    /// The failure as text, with the stderr tail.
-    pub fn into_outcome_text(self) -> String {
-        match self.into_outcome() {
-            Outcome::Timeout(text) | Outcome::Crashed(text) | Outcome::ProtocolError(text) => text,
-            _ => String::new(),
-        }
     }
 }
 

@@ -22,6 +22,7 @@ pub mod escape;
 pub mod exit;
 pub mod expectation;
 pub mod external;
+pub mod failure;
 pub mod fixture;
 pub mod interrupt;
 pub mod libtest;

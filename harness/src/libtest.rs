@@ -82,7 +82,9 @@ fn external_target(line: &str) -> Result<Target, String> {
     } else {
         Mode::Session
     };
-    Pool::start(ExternalValidator::new(argv, mode)).map(|pool| Target::External(Arc::new(pool)))
+    Pool::start(ExternalValidator::new(argv, mode))
+        .map(|pool| Target::External(Arc::new(pool)))
+        .map_err(|unavailable| report::unavailable(&unavailable))
 }
 
 fn load_suite() -> Result<SuiteSet, String> {
@@ -118,7 +120,7 @@ impl Target {
     pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Outcome> {
         match self {
             Target::InProcess(validator) => {
-                runner::ask(validator.as_ref(), request).map_err(Outcome::Crashed)
+                runner::ask(validator.as_ref(), request).map_err(Outcome::Failed)
             }
             Target::External(pool) => pool.call(request).map_err(|failure| failure.into_outcome()),
         }

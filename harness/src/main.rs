@@ -327,9 +327,9 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     )?;
     let interrupted = interrupt::received();
     if let (Some(reason), None) = (unavailable, interrupted) {
-        // Later lines are the validator's stderr: indented, so that none
-        // passes for a line of the harness.
-        eprintln!("error: {}", escape::lines(&reason).replace('\n', "\n  "));
+        // Later lines are the validator's stderr, indented and escaped, so
+        // that none passes for a line of the harness.
+        eprint!("error: {}", report::unavailable(&reason));
         return Ok(Status::ValidatorUnavailable);
     }
     for result in &results {

@@ -111,6 +111,8 @@ pub struct Process {
     child: Mutex<Box<dyn ChildWrapper>>,
     /// The process group's ID (the validator's process ID).
     group: u32,
+    /// The longest line read from stdout, in bytes.
+    max_line: usize,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<Output>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
@@ -211,6 +213,7 @@ impl Process {
         Ok(Process {
             child: Mutex::new(child),
             group,
+            max_line,
             input: Some(input),
             output,
             stderr,
@@ -234,6 +237,11 @@ impl Process {
     /// started), not its process group: a process it started may outlive it.
     fn exit_status(&self) -> Option<ExitStatus> {
         self.child().inner_mut().try_wait().ok().flatten()
+    }
+
+    /// The longest line read from its stdout, in bytes.
+    pub fn max_line(&self) -> usize {
+        self.max_line
     }
 
     /// Queues `bytes` for the validator's stdin.

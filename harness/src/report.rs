@@ -10,8 +10,10 @@ use similar::TextDiff;
 use crate::compare::Level;
 use crate::escape;
 use crate::expectation::{Finding, Findings};
+use crate::external::Unavailable;
+use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::fixture::Fixture;
-use crate::runner::{CaseResult, Outcome};
+use crate::runner::{CaseResult, NotRun, Outcome, Skip};
 use crate::suite::{SuiteProblem, SuiteSet};
 use crate::summary::{Summary, Tally};
 
@@ -94,20 +96,51 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                 );
             }
         }
-        Outcome::Skipped(reason) => {
-            let _ = writeln!(text, "  skipped: {}", escape::line(reason));
+        Outcome::Skipped(skip) => {
+            let _ = writeln!(text, "  skipped: {}", escape::line(&skip_text(skip)));
         }
-        Outcome::ValidatorError(message) => {
+        Outcome::ValidatorError { message } => {
             let _ = writeln!(
                 text,
                 "  the validator reported an error: {}",
                 escape::line(message)
             );
         }
-        Outcome::Crashed(message) => indented(&mut text, "crashed", message),
-        Outcome::Timeout(message) => indented(&mut text, "timed out", message),
-        Outcome::ProtocolError(message) => indented(&mut text, "protocol error", message),
-        Outcome::NotRun(message) => indented(&mut text, "not run", message),
+        Outcome::Failed(failure) => {
+            // On a case, a failure to start is that of a restart: the first
+            // start was made before any case ran.
+            let at_start = matches!(
+                failure.kind,
+                FailureKind::NotStarted { .. }
+                    | FailureKind::TimedOut {
+                        awaiting: Awaiting::Start,
+                        ..
+                    }
+                    | FailureKind::Crashed(Crash::OutputEnded {
+                        awaiting: Awaiting::Start,
+                        ..
+                    })
+                    | FailureKind::Protocol(ProtocolProblem::Reply {
+                        awaiting: Awaiting::Start,
+                        ..
+                    })
+            );
+            let what = if at_start {
+                format!(
+                    "while (re)starting the validator: {}",
+                    failure_text(&failure.kind)
+                )
+            } else {
+                failure_text(&failure.kind)
+            };
+            indented(
+                &mut text,
+                failure_label(&failure.kind),
+                &what,
+                &failure.stderr,
+            );
+        }
+        Outcome::NotRun(why) => indented(&mut text, "not run", &not_run_text(*why), ""),
         Outcome::SuiteError(message) => {
             let _ = writeln!(text, "  suite error: {}", escape::line(message));
         }
@@ -121,15 +154,153 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     Some(text)
 }
 
-/// `label: message`, with the message's later lines (a stderr tail)
-/// indented under it, so that none of them can pass for a line of the
-/// report.
-fn indented(text: &mut String, label: &str, message: &str) {
-    let message = escape::lines(message);
-    let mut lines = message.lines();
-    let _ = writeln!(text, "  {label}: {}", lines.next().unwrap_or_default());
-    for line in lines {
-        let _ = writeln!(text, "    {line}");
+/// `label: message`, and the last lines of `stderr` indented under it, so
+/// that none of them can pass for a line of the report.
+fn indented(text: &mut String, label: &str, message: &str, stderr: &str) {
+    let _ = writeln!(text, "  {label}: {}", escape::line(message));
+    let stderr = escape::lines(stderr.trim_end());
+    if stderr.is_empty() {
+        return;
+    }
+    let _ = writeln!(text, "    stderr (last lines):");
+    let lines: Vec<&str> = stderr.lines().collect();
+    for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
+        let _ = writeln!(text, "      {line}");
+    }
+}
+
+/// How many of the last lines of a validator's stderr a report quotes.
+const STDERR_LINES: usize = 20;
+
+/// The word for a failure's kind in a report: `crashed`, `timed out`,
+/// `protocol error`, `not started`.
+pub fn failure_label(kind: &FailureKind) -> &'static str {
+    match kind {
+        FailureKind::NotStarted { .. } => "not started",
+        FailureKind::Crashed(_) => "crashed",
+        FailureKind::TimedOut { .. } => "timed out",
+        FailureKind::Protocol(_) => "protocol error",
+    }
+}
+
+/// What went wrong, in plain words, for adapter authors (without the
+/// stderr tail).
+pub fn failure_text(kind: &FailureKind) -> String {
+    let awaited = |awaiting: &Awaiting| match awaiting {
+        Awaiting::Start => "`start`",
+        Awaiting::Reply => "the request",
+        Awaiting::OneshotReply => "the document",
+        Awaiting::Exit => "the document (and exiting)",
+    };
+    match kind {
+        FailureKind::NotStarted { command, error } => format!("cannot start `{command}`: {error}"),
+        FailureKind::TimedOut { after, awaiting } => {
+            let limit = format!("{:.1}s", after.as_secs_f64());
+            match awaiting {
+                Awaiting::OneshotReply => format!("no complete reply within {limit}"),
+                Awaiting::Exit => format!("the validator did not exit within {limit}"),
+                other => format!("no reply to {} within {limit}", awaited(other)),
+            }
+        }
+        FailureKind::Crashed(crash) => match crash {
+            Crash::OutputEnded {
+                partial: Some(partial),
+                ..
+            } => format!(
+                "the validator wrote {partial} without a line break and closed its output (it exited mid-reply)"
+            ),
+            Crash::OutputEnded { awaiting, .. } => format!(
+                "the validator exited (closed its output) before answering {}",
+                awaited(awaiting)
+            ),
+            Crash::AbnormalExit {
+                code: Some(code), ..
+            } => {
+                format!("the validator ended with exit status: {code} (only 0 and 1 are normal)")
+            }
+            Crash::AbnormalExit { signal, .. } => format!(
+                "the validator was killed by {} (only exit statuses 0 and 1 are normal)",
+                signal.map_or_else(
+                    || "a signal".to_owned(),
+                    |signal| format!("signal {signal}")
+                )
+            ),
+            Crash::NoReply => "the validator exited without a reply".to_owned(),
+            Crash::ReadFailed { error } => format!("cannot read the validator's output: {error}"),
+            Crash::Panicked { message } => format!("the validator panicked: {message}"),
+        },
+        FailureKind::Protocol(problem) => match problem {
+            ProtocolProblem::Reply { explanation, .. }
+            | ProtocolProblem::ExtraLine { explanation } => explanation.clone(),
+            ProtocolProblem::TooLong { awaiting, limit } => format!(
+                "the reply to {} is a line longer than the limit ({limit} bytes)",
+                awaited(awaiting)
+            ),
+            ProtocolProblem::Unrequested { excerpt } => format!(
+                "before this request the validator wrote a line nobody asked for: {excerpt}; \
+                 write exactly one line per request on stdout, and everything else on stderr"
+            ),
+        },
+    }
+}
+
+/// What went wrong, and the last lines of the validator's stderr under it
+/// (for `smoke`, which indents the whole).
+pub fn failure_with_stderr(failure: &Failure) -> String {
+    let mut text = failure_text(&failure.kind);
+    let stderr = failure.stderr.trim_end();
+    if !stderr.is_empty() {
+        text.push_str("\nstderr (last lines):");
+        let lines: Vec<&str> = stderr.lines().collect();
+        for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
+            text.push_str("\n  ");
+            text.push_str(line);
+        }
+    }
+    text
+}
+
+/// Why a case was skipped, in words.
+pub fn skip_text(skip: &Skip) -> String {
+    match skip {
+        Skip::Unannounced => "the validator does not announce this revision".to_owned(),
+        Skip::Declined {
+            reason,
+            issue: Some(issue),
+        } => format!("{reason} ({issue})"),
+        Skip::Declined { reason, .. } => reason.clone(),
+    }
+}
+
+/// Why a case was not run, in words.
+pub fn not_run_text(why: NotRun) -> String {
+    match why {
+        NotRun::Unavailable => "the validator could not be started".to_owned(),
+        NotRun::GaveUp { failures } => {
+            format!("gave up on the validator after {failures} failures in a row")
+        }
+        NotRun::Lost => "the harness lost this case (a bug: please report it)".to_owned(),
+    }
+}
+
+/// Why an external validator could not be run at all, with the last lines
+/// of its stderr indented under it.
+pub fn unavailable(unavailable: &Unavailable) -> String {
+    match unavailable {
+        Unavailable::Failed(failure) => {
+            let mut text = String::new();
+            indented(
+                &mut text,
+                "the validator could not be started",
+                &failure_text(&failure.kind),
+                &failure.stderr,
+            );
+            text.trim_start().to_owned()
+        }
+        Unavailable::NotFound { program } => format!(
+            "the validator could not be started: cannot find `{}` (give a path, or a program on PATH)",
+            escape::line(program)
+        ),
     }
 }
 

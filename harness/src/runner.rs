@@ -9,27 +9,28 @@ use rayon::prelude::*;
 use crate::case::Case;
 use crate::catalog::RuleIndex;
 use crate::compare::{Comparison, Level};
+use crate::failure::{Crash, Failure, FailureKind};
 
-/// What happened to one case. Every case gets exactly one.
+/// What happened to one case. Every case gets exactly one. The variants
+/// carry data; the emitters make text of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The validator replied with diagnostics, compared with the expectation.
     Compared(Box<Comparison>),
-    /// Not run: the validator declined it or does not support its revision.
-    Skipped(String),
+    /// Not judged: the validator declined the case, or does not announce its
+    /// revision.
+    Skipped(Skip),
     /// The validator replied that it failed on this case.
-    ValidatorError(String),
-    /// The validator crashed: it exited mid-session, was killed by a signal,
-    /// or (in process) panicked.
-    Crashed(String),
-    /// The validator did not answer within the time limit.
-    Timeout(String),
-    /// The validator broke the stdio contract (output that is not a reply,
-    /// a wrong `seq`, an oversized line).
-    ProtocolError(String),
-    /// Not run: the harness gave up on the validator after too many
-    /// failures in a row, or could not start it.
-    NotRun(String),
+    ValidatorError {
+        /// Its message.
+        message: String,
+    },
+    /// The validator failed in itself: it could not be started, crashed,
+    /// timed out, or broke the stdio contract.
+    Failed(Failure),
+    /// Not run at all.
+    NotRun(NotRun),
     /// The suite cannot judge this case: its fixture or expectation is broken.
     SuiteError(String),
     /// Not finished: the run was interrupted by a signal before this case
@@ -37,18 +38,47 @@ pub enum Outcome {
     Interrupted,
 }
 
+/// Why a case was skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Skip {
+    /// The validator does not announce the case's revision; it was not asked.
+    Unannounced,
+    /// The validator answered `skipped`.
+    Declined {
+        /// Its reason.
+        reason: String,
+        /// The issue it links to, if any.
+        issue: Option<String>,
+    },
+}
+
+/// Why a case was not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotRun {
+    /// The validator could not be started at all.
+    Unavailable,
+    /// The harness gave up on the validator after this many failures in a
+    /// row.
+    GaveUp {
+        /// The cutoff that was reached.
+        failures: usize,
+    },
+    /// The harness lost the case: a bug in the harness.
+    Lost,
+}
+
 impl Outcome {
     /// Whether the validator failed in itself on this case (a crash, a
     /// timeout, a broken contract), as opposed to answering.
     pub fn is_validator_failure(&self) -> bool {
-        matches!(
-            self,
-            Outcome::Crashed(_) | Outcome::Timeout(_) | Outcome::ProtocolError(_)
-        )
+        matches!(self, Outcome::Failed(_))
     }
 
-    /// Whether the case passes at `level`; `None` for a skipped case, which
-    /// neither passes nor fails. A crash or error is never a pass.
+    /// Whether the case passes at `level`; `None` for a skipped or
+    /// interrupted case, which neither passes nor fails. A crash or error is
+    /// never a pass.
     pub fn passes(&self, level: Level) -> Option<bool> {
         match self {
             Outcome::Compared(comparison) => Some(comparison.passes(level)),
@@ -99,7 +129,7 @@ pub fn run_case(
     supported: &[String],
 ) -> CaseResult {
     judge(case, rules, supported, |request| {
-        ask(validator, request).map_err(Outcome::Crashed)
+        ask(validator, request).map_err(Outcome::Failed)
     })
 }
 
@@ -109,10 +139,14 @@ pub fn run_case(
 ///
 /// # Errors
 ///
-/// `the validator panicked: …` when it did.
-pub fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Result<Reply, String> {
-    catch_unwind(AssertUnwindSafe(|| validator.validate(request)))
-        .map_err(|panic| panic_message(panic.as_ref()))
+/// A [`Crash::Panicked`] failure when it panicked.
+pub fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Result<Reply, Failure> {
+    catch_unwind(AssertUnwindSafe(|| validator.validate(request))).map_err(|panic| Failure {
+        kind: FailureKind::Crashed(Crash::Panicked {
+            message: panic_message(panic.as_ref()),
+        }),
+        stderr: String::new(),
+    })
 }
 
 /// Runs one case through `call`, which reaches the validator however it is
@@ -155,8 +189,7 @@ pub fn judge(
         .iter()
         .any(|revision| revision == case.revision.as_str())
     {
-        let message = format!("the validator does not support revision {}", case.revision);
-        return result(Outcome::Skipped(message), Duration::ZERO);
+        return result(Outcome::Skipped(Skip::Unannounced), Duration::ZERO);
     }
     let request = ValidateRequest {
         case: fixture.id(),
@@ -175,8 +208,13 @@ pub fn judge(
             &document.value,
             case.revision,
         ))),
-        Ok(Reply::Skipped(skip)) => Outcome::Skipped(skip.reason),
-        Ok(Reply::Error(error)) => Outcome::ValidatorError(error.message),
+        Ok(Reply::Skipped(skip)) => Outcome::Skipped(Skip::Declined {
+            reason: skip.reason,
+            issue: skip.issue,
+        }),
+        Ok(Reply::Error(error)) => Outcome::ValidatorError {
+            message: error.message,
+        },
         Err(outcome) => outcome,
     };
     result(outcome, duration)
@@ -194,10 +232,9 @@ pub fn interrupted(case: &Case<'_>) -> CaseResult {
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload
+    payload
         .downcast_ref::<&str>()
         .map(|text| (*text).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-text panic payload".to_owned());
-    format!("the validator panicked: {text}")
+        .unwrap_or_else(|| "a non-text panic payload".to_owned())
 }

@@ -8,7 +8,9 @@ use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, V
 
 use std::time::Duration;
 
-use crate::external::{ExternalValidator, Failure, FailureKind, Mode, Session, oneshot};
+use crate::external::{ExternalValidator, Mode, Session, oneshot};
+use crate::failure::{Awaiting, Failure, FailureKind, ProtocolProblem};
+use crate::report;
 
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
@@ -112,16 +114,15 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 implementation
             }
             Err(failure) => {
-                let spawn = failure.kind == FailureKind::Crash
-                    && failure.message.starts_with("cannot start");
+                let spawn = matches!(failure.kind, FailureKind::NotStarted { .. });
                 let advice = match failure.kind {
-                    FailureKind::Timeout => format!(
+                    FailureKind::TimedOut { .. } => format!(
                         "\nthe adapter must read the `start` line from stdin and answer with one JSON object on one \
                          line of stdout within {:.1}s, then flush stdout (most languages buffer a piped stdout: \
                          flush after every line)",
                         validator.start_timeout.as_secs_f64()
                     ),
-                    FailureKind::Crash if !spawn => {
+                    FailureKind::Crashed(_) => {
                         "\nthe adapter must keep running and answer `start`; \
                                                      its stderr (above) may say why it stopped"
                             .to_owned()
@@ -130,7 +131,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 };
                 checks.push(Check {
                     subject: "start".into(),
-                    problem: Some(format!("{}{advice}", failure.into_outcome_text())),
+                    problem: Some(format!("{}{advice}", report::failure_with_stderr(&failure))),
                     detail: String::new(),
                 });
                 return SmokeReport {
@@ -177,12 +178,14 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 match session.unread_line() {
                     None => Ok(reply),
                     Some(line) => Err(Failure {
-                        kind: FailureKind::Protocol,
-                        message: format!(
-                            "after its reply the validator wrote another line nobody asked for: {}; \
-                             write exactly one line per request on stdout, and everything else on stderr",
-                            crate::wire::excerpt(&line)
-                        ),
+                        kind: FailureKind::Protocol(ProtocolProblem::Reply {
+                            awaiting: Awaiting::Reply,
+                            explanation: format!(
+                                "after its reply the validator wrote another line nobody asked for: {}; \
+                                 write exactly one line per request on stdout, and everything else on stderr",
+                                crate::wire::excerpt(&line)
+                            ),
+                        }),
                         stderr: String::new(),
                     }),
                 }
@@ -229,31 +232,31 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             Err(failure) => {
                 let limit = validator.timeout.as_secs_f64();
                 // Each mode's advice describes that mode.
-                let advice = match (validator.mode, failure.kind) {
-                    (Mode::Session, FailureKind::Timeout) => format!(
+                let advice = match (validator.mode, &failure.kind) {
+                    (Mode::Session, FailureKind::TimedOut { .. }) => format!(
                         "\nanswer every `validate` line with one line on stdout within {limit:.1}s, and flush \
                          stdout after each line"
                     ),
-                    (Mode::Session, FailureKind::Crash) => {
+                    (Mode::Session, FailureKind::Crashed(_)) => {
                         "\nthe adapter must stay up for the whole session, answering one line \
                          per request, until it reads `stop`"
                             .to_owned()
                     }
-                    (Mode::Oneshot, FailureKind::Timeout) => format!(
+                    (Mode::Oneshot, FailureKind::TimedOut { .. }) => format!(
                         "\nin one-shot mode the adapter reads the document from stdin to its end, prints \
                          one reply line on stdout and exits, all within {limit:.1}s"
                     ),
-                    (Mode::Oneshot, FailureKind::Crash) => {
+                    (Mode::Oneshot, FailureKind::Crashed(_)) => {
                         "\nin one-shot mode the adapter prints exactly one reply line on stdout and exits \
                          with status 0 or 1 (1 when the document has errors); its stderr (above) may say \
                          what went wrong"
                             .to_owned()
                     }
-                    (_, FailureKind::Protocol) => String::new(),
+                    _ => String::new(),
                 };
                 Check {
                     subject,
-                    problem: Some(format!("{}{advice}", failure.into_outcome_text())),
+                    problem: Some(format!("{}{advice}", report::failure_with_stderr(&failure))),
                     detail: String::new(),
                 }
             }

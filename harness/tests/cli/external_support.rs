@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::failure::FailureKind;
 use mcpdesc_conformance::runner::Outcome;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
@@ -280,12 +281,17 @@ pub fn word(outcome: &Outcome) -> String {
             }
         }
         Outcome::Skipped(_) => "skipped".to_owned(),
-        Outcome::ValidatorError(_) => "validator error".to_owned(),
-        Outcome::Crashed(_) => "crashed".to_owned(),
-        Outcome::Timeout(_) => "timeout".to_owned(),
-        Outcome::ProtocolError(_) => "protocol error".to_owned(),
+        Outcome::ValidatorError { .. } => "validator error".to_owned(),
+        Outcome::Failed(failure) => match failure.kind {
+            FailureKind::Crashed(_) => "crashed".to_owned(),
+            FailureKind::TimedOut { .. } => "timeout".to_owned(),
+            FailureKind::Protocol(_) => "protocol error".to_owned(),
+            FailureKind::NotStarted { .. } => "not started".to_owned(),
+            _ => "failed".to_owned(),
+        },
         Outcome::NotRun(_) => "not run".to_owned(),
         Outcome::SuiteError(_) => "suite error".to_owned(),
         Outcome::Interrupted => "interrupted".to_owned(),
+        _ => "unknown".to_owned(),
     }
 }
