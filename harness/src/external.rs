@@ -4,8 +4,7 @@
 //! one case it happened on; the process group is killed, a fresh process is
 //! started, and the run goes on.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -18,7 +17,8 @@ use crate::catalog::RuleIndex;
 use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::interrupt;
 use crate::process::{Output, Process};
-use crate::runner::{self, CaseResult, NotRun, Outcome};
+use crate::runner::{CaseResult, NotRun, Outcome};
+use crate::schedule::{self, Backend, Schedule};
 use crate::wire;
 
 /// How the harness talks to the validator.
@@ -575,14 +575,9 @@ pub struct ExternalRun {
     pub gave_up: bool,
 }
 
-/// Runs `cases` against `validator`, with `validator.jobs` workers.
-///
-/// After `validator.max_consecutive_failures` failures in a row the
-/// remaining cases are not run; so that the cutoff is exact whatever the
-/// number of workers, a call starts only while the failures in a row plus
-/// the calls in flight stay below the limit. An interruption
-/// ([`crate::interrupt`]) stops scheduling at once; the cases it cut short
-/// are [`Outcome::Interrupted`].
+/// Starts `validator` and runs `cases` against it with the one scheduler
+/// ([`schedule::run`]), `validator.jobs` at a time: a convenience for tools
+/// and tests that want the results only.
 pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
     let pool = match Pool::start(validator.clone()) {
         Ok(pool) => pool,
@@ -607,144 +602,32 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
             };
         }
     };
-    let supported = pool.implementation().revisions.clone();
-    let next = AtomicUsize::new(0);
-    let gate = Gate::new(validator.max_consecutive_failures);
-    let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
-    let workers = validator.jobs.clamp(1, cases.len().max(1));
-    thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(case) = cases.get(index) else {
-                        break;
-                    };
-                    let result = if interrupt::received().is_some() {
-                        runner::interrupted(case)
-                    } else {
-                        runner::judge(case, rules, &supported, |request| {
-                            gate.enter()?;
-                            let reply = pool.call(request);
-                            gate.leave(reply.is_ok());
-                            match reply {
-                                Ok(reply) => Ok(reply),
-                                // Killed by the interruption, not failed.
-                                Err(_) if interrupt::received().is_some() => {
-                                    Err(Outcome::Interrupted)
-                                }
-                                Err(failure) => Err(failure.into_outcome()),
-                            }
-                        })
-                    };
-                    if let Ok(mut slots) = slots.lock()
-                        && let Some(slot) = slots.get_mut(index)
-                    {
-                        *slot = Some(result);
-                    }
-                }
-            });
-        }
-    });
-    let implementation = pool.implementation().clone();
-    drop(pool);
-    let slots = slots.into_inner().unwrap_or_default();
-    let results = cases
-        .iter()
-        .zip(slots)
-        .map(|(case, slot)| {
-            slot.unwrap_or_else(|| CaseResult {
-                fixture: case.entry.fixture.id(),
-                revision: case.revision,
-                outcome: Outcome::NotRun(NotRun::Lost),
-                duration: Duration::ZERO,
-            })
-        })
-        .collect();
+    let run = schedule::run(cases, rules, &pool, &validator.schedule(), &|_, _| {});
     ExternalRun {
-        implementation,
-        results,
+        implementation: pool.implementation().clone(),
+        results: run.results,
         unavailable: None,
-        gave_up: gate.gave_up(),
+        gave_up: run.gave_up,
     }
 }
 
-/// Admits validator calls so that the consecutive-failure cutoff is exact:
-/// failures in a row plus calls in flight never exceed the limit, so the run
-/// gives up after exactly that many failures in a row, however many workers
-/// it has.
-#[derive(Debug)]
-struct Gate {
-    limit: usize,
-    state: Mutex<GateState>,
-    changed: Condvar,
+impl ExternalValidator {
+    /// How many cases run at once, and when to give up.
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            jobs: self.jobs,
+            max_consecutive_failures: self.max_consecutive_failures,
+        }
+    }
 }
 
-#[derive(Debug, Default)]
-struct GateState {
-    failures_in_a_row: usize,
-    in_flight: usize,
-    gave_up: bool,
-}
-
-impl Gate {
-    fn new(limit: usize) -> Gate {
-        Gate {
-            limit: limit.max(1),
-            state: Mutex::new(GateState::default()),
-            changed: Condvar::new(),
-        }
+impl Backend for Pool {
+    fn implementation(&self) -> &Implementation {
+        &self.implementation
     }
 
-    fn lock(&self) -> MutexGuard<'_, GateState> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Waits for room for one more call; the outcome to give the case
-    /// instead when the run gave up or was interrupted.
-    fn enter(&self) -> Result<(), Outcome> {
-        let mut state = self.lock();
-        loop {
-            if state.gave_up {
-                return Err(Outcome::NotRun(NotRun::GaveUp {
-                    failures: self.limit,
-                }));
-            }
-            if interrupt::received().is_some() {
-                return Err(Outcome::Interrupted);
-            }
-            if state.failures_in_a_row + state.in_flight < self.limit {
-                state.in_flight += 1;
-                return Ok(());
-            }
-            // Woken when a call ends; the timeout notices an interruption.
-            state = self
-                .changed
-                .wait_timeout(state, Duration::from_millis(50))
-                .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
-        }
-    }
-
-    /// Records the end of a call that succeeded or failed.
-    fn leave(&self, succeeded: bool) {
-        let mut state = self.lock();
-        state.in_flight -= 1;
-        if succeeded {
-            state.failures_in_a_row = 0;
-        } else {
-            state.failures_in_a_row += 1;
-            if state.failures_in_a_row >= self.limit {
-                state.gave_up = true;
-            }
-        }
-        drop(state);
-        self.changed.notify_all();
-    }
-
-    fn gave_up(&self) -> bool {
-        self.lock().gave_up
+    fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        Pool::call(self, request)
     }
 }
 

@@ -29,6 +29,7 @@ pub mod libtest;
 pub mod process;
 pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod smoke;
 pub mod suite;
 pub mod summary;

@@ -4,12 +4,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
-use rayon::prelude::*;
 
 use crate::case::Case;
 use crate::catalog::RuleIndex;
 use crate::compare::{Comparison, Level};
 use crate::failure::{Crash, Failure, FailureKind};
+use crate::schedule::{self, InProcess, Schedule};
 
 /// What happened to one case. Every case gets exactly one. The variants
 /// carry data; the emitters make text of it.
@@ -101,36 +101,16 @@ pub struct CaseResult {
     pub duration: Duration,
 }
 
-/// Runs `cases` against an in-process `validator`, in parallel, and returns
-/// one result per case in the order of `cases`.
+/// Runs `cases` against an in-process `validator` with the one scheduler
+/// ([`schedule::run`]), one worker per CPU, and returns one result per case
+/// in the order of `cases`: a convenience for tools and tests.
 pub fn run_in_process(
     cases: &[Case<'_>],
     rules: &RuleIndex,
     validator: &dyn Validator,
 ) -> Vec<CaseResult> {
-    let supported = validator.implementation().revisions;
-    cases
-        .par_iter()
-        .map(|case| {
-            if crate::interrupt::received().is_some() {
-                return interrupted(case);
-            }
-            run_case(case, rules, validator, &supported)
-        })
-        .collect()
-}
-
-/// Runs one case against an in-process `validator` that supports the
-/// revisions `supported`.
-pub fn run_case(
-    case: &Case<'_>,
-    rules: &RuleIndex,
-    validator: &dyn Validator,
-    supported: &[String],
-) -> CaseResult {
-    judge(case, rules, supported, |request| {
-        ask(validator, request).map_err(Outcome::Failed)
-    })
+    let backend = InProcess::new(validator);
+    schedule::run(cases, rules, &backend, &Schedule::default(), &|_, _| {}).results
 }
 
 /// Asks an in-process `validator` about one request. A panic is caught, so

@@ -15,3 +15,26 @@ pub trait Validator: Send + Sync {
     /// Validates one document under one revision.
     fn validate(&self, request: &ValidateRequest) -> Reply;
 }
+
+/// A reference to a validator is a validator, so that code taking one by
+/// value (the harness's in-process backend) also takes a borrowed one.
+impl<V: Validator + ?Sized> Validator for &V {
+    fn implementation(&self) -> Implementation {
+        (**self).implementation()
+    }
+
+    fn validate(&self, request: &ValidateRequest) -> Reply {
+        (**self).validate(request)
+    }
+}
+
+/// A shared validator is a validator.
+impl<V: Validator + ?Sized> Validator for std::sync::Arc<V> {
+    fn implementation(&self) -> Implementation {
+        (**self).implementation()
+    }
+
+    fn validate(&self, request: &ValidateRequest) -> Reply {
+        (**self).validate(request)
+    }
+}
