@@ -10,14 +10,22 @@ use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::case::{self, Selection};
 use mcpdesc_conformance::compare::Level;
 use mcpdesc_conformance::coverage::Coverage;
+use mcpdesc_conformance::emit::human::Human;
+use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
+use mcpdesc_conformance::emit::{Emitter as _, Emitters};
+use mcpdesc_conformance::event::{
+    Event, RunFinished, RunMode, RunOptions, RunStarted, SuiteIdentity,
+};
 use mcpdesc_conformance::exit::{RunEnd, Status};
-use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::external::{ExternalValidator, Mode, Pool};
 use mcpdesc_conformance::process::split_command;
+use mcpdesc_conformance::runner::CaseResult;
+use mcpdesc_conformance::schedule::{self, Backend, InProcess, Schedule};
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_conformance::{bless, escape, interrupt, report, runner};
-use mcpdesc_protocol::{Revision, Validator};
+use mcpdesc_conformance::{bless, interrupt, report};
+use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
 
@@ -86,6 +94,17 @@ struct RunArgs {
     /// The level that decides the exit status.
     #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
     level: String,
+    /// What stdout carries: the human report, or the run's events as JSON
+    /// lines (one object per line, for tools).
+    #[arg(long, value_name = "FORMAT", default_value = "human", value_parser = ["human", "json"])]
+    format: String,
+    /// Also write the whole run as one JSON document (its JSON Schema is
+    /// docs/schemas/report.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Print the summary only, not the header and the failures.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -264,7 +283,6 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     let (set, selection) = load(&args.select)?;
     let cases = selection.cases(&set);
     let external = args.external.validator()?;
-    let mut out = io::stdout().lock();
     let source = match &set.tree.root {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
@@ -285,83 +303,137 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         return Ok(Status::UsageOrSuite);
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
-    let (implementation, how, results, unavailable, gave_up) = match &external {
-        None => {
-            let validator = ReferenceValidator::new();
-            let threads = args.external.jobs.map_or(0, usize::from);
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .context("cannot start the worker threads")?;
-            let results = pool.install(|| runner::run_in_process(&cases, &set.rules, &validator));
-            (
-                validator.implementation(),
-                "in-process",
-                results,
-                None,
-                false,
-            )
-        }
-        Some(external) => {
-            let run = external::run(&cases, &set.rules, external);
-            let how = match external.mode {
-                Mode::Session => "session mode",
-                Mode::Oneshot => "one-shot mode",
-            };
-            (
-                run.implementation,
-                how,
-                run.results,
-                run.unavailable,
-                run.gave_up,
-            )
-        }
+    let schedule = match &external {
+        Some(external) => external.schedule(),
+        None => Schedule {
+            jobs: args
+                .external
+                .jobs
+                .map_or(Schedule::default().jobs, usize::from),
+            ..Schedule::default()
+        },
     };
-    writeln!(
-        out,
-        "mcpdesc-conformance {}: suite {source}; validator {} {} ({how}); {} cases",
-        env!("CARGO_PKG_VERSION"),
-        escape::line(&implementation.name),
-        escape::line(&implementation.version),
-        cases.len()
-    )?;
-    let interrupted = interrupt::received();
-    if let (Some(reason), None) = (unavailable, interrupted) {
-        // Later lines are the validator's stderr, indented and escaped, so
-        // that none passes for a line of the harness.
-        eprint!("error: {}", report::unavailable(&reason));
-        return Ok(Status::ValidatorUnavailable);
+    let (backend, mode): (Box<dyn Backend>, RunMode) = match &external {
+        None => (
+            Box::new(InProcess::new(ReferenceValidator::new())),
+            RunMode::InProcess,
+        ),
+        Some(external) => match Pool::start(external.clone()) {
+            Ok(pool) => {
+                let mode = match external.mode {
+                    Mode::Session => RunMode::Session,
+                    Mode::Oneshot => RunMode::Oneshot,
+                };
+                (Box::new(pool), mode)
+            }
+            Err(unavailable) => {
+                if let Some(interruption) = interrupt::received() {
+                    // Killed while starting: by the signal, not the validator.
+                    eprintln!(
+                        "interrupted by {} while starting the validator",
+                        interruption.name()
+                    );
+                    return Ok(Status::Interrupted(interruption));
+                }
+                // Later lines are the validator's stderr, indented and
+                // escaped, so that none passes for a line of the harness.
+                eprint!("error: {}", report::unavailable(&unavailable));
+                return Ok(Status::ValidatorUnavailable);
+            }
+        },
+    };
+    let started = RunStarted {
+        harness_version: env!("CARGO_PKG_VERSION").to_owned(),
+        suite: SuiteIdentity {
+            source,
+            hash: set.tree.content_hash(),
+        },
+        implementation: backend.implementation().clone(),
+        mode,
+        options: RunOptions {
+            level,
+            jobs: schedule.jobs,
+            timeout: external.as_ref().map(|external| external.timeout),
+            max_diagnostics: external.as_ref().map(|external| external.max_diagnostics),
+            max_consecutive_failures: schedule.max_consecutive_failures,
+            selection: selection_words(&args.select),
+        },
+        cases: cases.len(),
+    };
+    let mut emitters = Emitters::default();
+    match args.format.as_str() {
+        "json" => emitters.push(JsonLines::new(io::stdout())),
+        _ => emitters.push(Human::new(io::stdout(), &set, level, args.quiet)),
     }
-    for result in &results {
-        if let Some(text) = report::failure(&set, result, level) {
-            writeln!(out, "\n{text}")?;
+    if let Some(path) = &args.report {
+        emitters.push(ReportFile::new(path.clone()));
+    }
+    emitters.emit(&Event::RunStarted(&started))?;
+    // The scheduler runs on its own thread and hands each result over as
+    // it finishes, so that every output can show it at once.
+    let run = std::thread::scope(|scope| -> anyhow::Result<schedule::Run> {
+        let (sender, finished) = std::sync::mpsc::channel::<(usize, CaseResult)>();
+        let backend = backend.as_ref();
+        let (cases, rules) = (&cases, &set.rules);
+        let worker = scope.spawn(move || {
+            schedule::run(cases, rules, backend, &schedule, &move |index, result| {
+                // The receiver lives until the run ends.
+                let _ = sender.send((index, result.clone()));
+            })
+        });
+        for (index, result) in finished {
+            emitters.emit(&Event::CaseFinished {
+                index,
+                case: &cases[index],
+                result: &result,
+            })?;
         }
-    }
-    let summary = Summary::of(&results);
-    writeln!(out, "\n{}", report::summary(&summary, level))?;
-    if let Some(interruption) = interrupted {
-        writeln!(
-            out,
-            "interrupted by {}: {} of {} cases finished",
-            interruption.name(),
-            summary.total.cases,
-            cases.len()
-        )?;
-    } else if gave_up {
-        eprintln!(
-            "error: gave up on the validator after {} failures in a row; the remaining cases were not run",
-            args.external.max_consecutive_failures
-        );
-    } else if summary.total.judged() == 0 {
-        eprintln!("error: no case was judged: the validator skipped every selected case");
-    }
-    out.flush()?;
+        worker
+            .join()
+            .map_err(|_| anyhow::anyhow!("the scheduler panicked (a bug: please report it)"))
+    })?;
+    // Stop the validators before the summary: a pool's processes are
+    // stopped all at once here.
+    drop(backend);
+    let summary = Summary::of(&run.results);
     let end = RunEnd {
         suite_problems: set.problems.len(),
-        gave_up,
-        interrupted,
+        gave_up: run.gave_up,
+        interrupted: interrupt::received(),
     };
-    Ok(Status::of_run(&results, &summary, end, level))
+    let status = Status::of_run(&run.results, &summary, end, level);
+    emitters.emit(&Event::RunFinished(RunFinished {
+        results: &run.results,
+        summary: &summary,
+        end,
+        status,
+    }))?;
+    if end.interrupted.is_none() {
+        if run.gave_up {
+            eprintln!(
+                "error: gave up on the validator after {} failures in a row; the remaining cases were not run",
+                schedule.max_consecutive_failures
+            );
+        } else if summary.total.judged() == 0 {
+            eprintln!("error: no case was judged: the validator skipped every selected case");
+        }
+    }
+    Ok(status)
+}
+
+/// The selection options as given, for reports.
+fn selection_words(select: &SelectArgs) -> Vec<String> {
+    let mut words = Vec::new();
+    for suite in &select.suites {
+        words.push(format!("--suite={suite}"));
+    }
+    for revision in &select.revisions {
+        words.push(format!("--revision={revision}"));
+    }
+    for filter in &select.filters {
+        words.push(format!("--filter={filter}"));
+    }
+    words
 }
 
 fn list(args: SelectArgs) -> anyhow::Result<Status> {

@@ -401,6 +401,59 @@ pub fn summary(summary: &Summary, decisive: Level) -> String {
     text
 }
 
+/// The per-rule table: for each rule, the compared cases that involve it
+/// (the suite expects it or the validator reported it) and the pass rate
+/// at each level; the rules that fail most at `decisive` first.
+pub fn rules(summary: &Summary, decisive: Level) -> String {
+    let rows = summary.rules_by_failures(decisive);
+    if rows.is_empty() {
+        return String::new();
+    }
+    // Rule IDs may come from the validator: escaped, and cut to a width.
+    let names: Vec<String> = rows
+        .iter()
+        .map(|(rule, _)| {
+            let rule = escape::line(rule);
+            if rule.chars().count() > RULE_WIDTH {
+                rule.chars().take(RULE_WIDTH - 1).chain(['…']).collect()
+            } else {
+                rule.into_owned()
+            }
+        })
+        .collect();
+    let width = names
+        .iter()
+        .map(|name| name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{:<width$} {:>6} {:>8} {:>9} {:>9} {:>9}",
+        "rule", "cases", "failed", "verdict", "rules", "exact"
+    );
+    for (name, (_, tally)) in names.iter().zip(&rows) {
+        let rate = |level| match tally.rate(level) {
+            Some(rate) => format!("{rate:.1}%"),
+            None => "-".to_owned(),
+        };
+        let _ = writeln!(
+            text,
+            "{name:<width$} {:>6} {:>8} {:>9} {:>9} {:>9}",
+            tally.cases,
+            tally.failed_at(decisive),
+            rate(Level::Verdict),
+            rate(Level::Rules),
+            rate(Level::Exact)
+        );
+    }
+    text
+}
+
+/// The widest rule ID the per-rule table shows whole.
+const RULE_WIDTH: usize = 60;
+
 #[cfg(test)]
 mod tests {
     use std::sync::mpsc;

@@ -1,6 +1,6 @@
 //! Counting results: pass rates per level, per revision and overall.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use mcpdesc_protocol::Revision;
 
@@ -65,16 +65,37 @@ impl Tally {
     }
 }
 
-/// Tallies per revision and overall.
+/// Tallies per revision, per rule and overall.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     /// One tally per revision that had cases, in revision order.
     pub per_revision: BTreeMap<Revision, Tally>,
+    /// One tally per rule, over the compared cases that involve it (the
+    /// suite expects it, or the validator reported it), in rule order.
+    pub per_rule: BTreeMap<String, Tally>,
+    /// The same per rule and revision: the rule × revision matrix.
+    pub per_rule_revision: BTreeMap<(String, Revision), Tally>,
     /// All cases together.
     pub total: Tally,
 }
 
 impl Summary {
+    /// The rules in the order a report lists them: the most failures at
+    /// `level` first, then by name.
+    pub fn rules_by_failures(&self, level: Level) -> Vec<(&str, &Tally)> {
+        let mut rules: Vec<(&str, &Tally)> = self
+            .per_rule
+            .iter()
+            .map(|(rule, tally)| (rule.as_str(), tally))
+            .collect();
+        rules.sort_by(|a, b| {
+            b.1.failed_at(level)
+                .cmp(&a.1.failed_at(level))
+                .then_with(|| a.0.cmp(b.0))
+        });
+        rules
+    }
+
     /// Tallies `results`.
     pub fn of(results: &[CaseResult]) -> Summary {
         let mut summary = Summary::default();
@@ -91,6 +112,26 @@ impl Summary {
                 .or_default()
                 .add(&result.outcome);
             summary.total.add(&result.outcome);
+            if let Outcome::Compared(comparison) = &result.outcome {
+                let rules: BTreeSet<&str> = comparison
+                    .expected
+                    .iter()
+                    .chain(&comparison.unexpected)
+                    .map(|finding| finding.rule.as_str())
+                    .collect();
+                for rule in rules {
+                    summary
+                        .per_rule
+                        .entry(rule.to_owned())
+                        .or_default()
+                        .add(&result.outcome);
+                    summary
+                        .per_rule_revision
+                        .entry((rule.to_owned(), result.revision))
+                        .or_default()
+                        .add(&result.outcome);
+                }
+            }
         }
         summary
     }

@@ -198,6 +198,26 @@ impl SuiteTree {
         self.refused.get(name)
     }
 
+    /// A content hash of the whole tree, `sha256:<hex>`: over every file's
+    /// name and bytes, in name order, so that two runs on the same catalogs,
+    /// fixtures and expectations carry the same identity, and any change to
+    /// one of them gives another.
+    pub fn content_hash(&self) -> String {
+        use sha2::Digest as _;
+        let mut hasher = sha2::Sha256::new();
+        for (name, bytes) in &self.files {
+            // Lengths first, so that no two different trees hash alike by
+            // moving bytes between a name and its content.
+            hasher.update((name.len() as u64).to_le_bytes());
+            hasher.update(name.as_bytes());
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        }
+        let digest = hasher.finalize();
+        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+        format!("sha256:{hex}")
+    }
+
     /// The bytes of the file at `name`, if the tree has it.
     pub fn get(&self, name: &str) -> Option<&[u8]> {
         self.files.get(name).map(Vec::as_slice)

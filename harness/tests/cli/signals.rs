@@ -2,6 +2,7 @@
 //! validator process group (children included), reports what finished
 //! and exits with 128 + the signal's number.
 
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -53,15 +54,22 @@ fn interrupt_with(signal: Signal) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Two validators and their two grandchildren.
+    // The header comes once the validator has answered `start`; then two
+    // validators and their two grandchildren run.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut header = String::new();
+    stdout.read_line(&mut header).unwrap();
+    assert!(header.starts_with("mcpdesc-conformance "), "{header}");
     wait_until("four validator processes", Duration::from_secs(60), || {
         processes_with(&marker).len() >= 4
     });
     let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
     kill(pid, signal).unwrap();
     let status = wait_at_most(&mut child, Duration::from_secs(30));
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
     let output = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+    let (stdout, stderr) = (header + &rest, stderr_of(&output));
     let report = format!("{signal}: {status:?}\n{stdout}\n{stderr}");
     assert_eq!(status.code(), Some(128 + signal as i32), "{report}");
     assert_contains(

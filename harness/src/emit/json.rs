@@ -1,0 +1,369 @@
+//! Machine-readable outputs: the events as JSON lines (`--format json`),
+//! and one JSON report document (`--report FILE`), whose JSON Schema is
+//! `docs/schemas/report.json`. Both use the same JSON for a run, a case and
+//! a summary; every field is data, never a sentence to parse (the only
+//! prose is what a validator or the contract checker said, in fields named
+//! `message` or `explanation`).
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mcpdesc_protocol::Revision;
+use serde_json::{Map, Value, json};
+
+use crate::compare::{Comparison, Level, OutputProblem, ProblemKind};
+use crate::event::{Event, RunFinished, RunStarted};
+use crate::expectation::Finding;
+use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::summary::{Summary, Tally};
+
+use super::Emitter;
+
+/// The version of the report document's layout.
+pub const REPORT_VERSION: u64 = 1;
+
+/// The events as JSON lines, one object per event, on `out`.
+pub struct JsonLines<W> {
+    out: W,
+}
+
+impl<W: Write> JsonLines<W> {
+    /// Events written to `out`.
+    pub fn new(out: W) -> JsonLines<W> {
+        JsonLines { out }
+    }
+}
+
+impl<W: Write> Emitter for JsonLines<W> {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        let (name, body) = match event {
+            Event::RunStarted(started) => ("run-started", run(started)),
+            Event::CaseFinished { index, result, .. } => ("case-finished", case(*index, result)),
+            Event::RunFinished(finished) => ("run-finished", end(finished)),
+        };
+        // The event's name first, so that a reader sees what it is at once.
+        let mut value = Map::new();
+        value.insert("event".into(), name.into());
+        value.extend(body);
+        let value = Value::Object(value);
+        serde_json::to_writer(&mut self.out, &value)?;
+        writeln!(self.out)?;
+        self.out.flush()
+    }
+}
+
+/// The JSON report document, written to a file when the run finishes.
+pub struct ReportFile {
+    path: PathBuf,
+    run: Option<Map<String, Value>>,
+}
+
+impl ReportFile {
+    /// A report to be written at `path`.
+    pub fn new(path: PathBuf) -> ReportFile {
+        ReportFile { path, run: None }
+    }
+}
+
+impl Emitter for ReportFile {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match event {
+            Event::RunStarted(started) => self.run = Some(run(started)),
+            Event::RunFinished(finished) => {
+                let document = report(self.run.take().unwrap_or_default(), finished);
+                let mut text = serde_json::to_string_pretty(&document)?;
+                text.push('\n');
+                fs::write(&self.path, text).map_err(|error| {
+                    io::Error::new(error.kind(), format!("{}: {error}", self.path.display()))
+                })?;
+            }
+            Event::CaseFinished { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+/// The whole report: the run, every case in order, the summary, and the
+/// rule × revision matrix.
+pub fn report(run: Map<String, Value>, finished: &RunFinished<'_>) -> Value {
+    let cases: Vec<Value> = finished
+        .results
+        .iter()
+        .enumerate()
+        .map(|(index, result)| Value::Object(case(index, result)))
+        .collect();
+    let matrix: Vec<Value> = finished
+        .summary
+        .per_rule_revision
+        .iter()
+        .map(|((rule, revision), tally)| {
+            let mut row = tally_value(tally);
+            row.insert("rule".into(), rule.as_str().into());
+            row.insert("revision".into(), revision.as_str().into());
+            Value::Object(row)
+        })
+        .collect();
+    let mut document = Map::new();
+    document.insert("reportVersion".into(), REPORT_VERSION.into());
+    document.insert("run".into(), Value::Object(run));
+    document.insert("cases".into(), Value::Array(cases));
+    document.extend(end(finished));
+    document.insert("matrix".into(), Value::Array(matrix));
+    Value::Object(document)
+}
+
+fn run(started: &RunStarted) -> Map<String, Value> {
+    let options = &started.options;
+    let value = json!({
+        "harness": {"name": "mcpdesc-conformance", "version": started.harness_version},
+        "suite": {"source": started.suite.source, "hash": started.suite.hash},
+        "implementation": started.implementation,
+        "mode": started.mode.as_str(),
+        "options": {
+            "level": options.level.as_str(),
+            "jobs": options.jobs,
+            "timeoutMs": options.timeout.map(millis),
+            "maxDiagnostics": options.max_diagnostics,
+            "maxConsecutiveFailures": options.max_consecutive_failures,
+            "selection": options.selection,
+        },
+        "cases": started.cases,
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn end(finished: &RunFinished<'_>) -> Map<String, Value> {
+    let summary = summary(finished.summary);
+    let mut value = Map::new();
+    value.insert("summary".into(), summary);
+    value.insert(
+        "interrupted".into(),
+        finished.end.interrupted.map_or(
+            Value::Null,
+            |interruption| json!({"signal": interruption.signal, "name": interruption.name()}),
+        ),
+    );
+    value.insert("gaveUp".into(), finished.end.gave_up.into());
+    value.insert("exitStatus".into(), finished.status.code().into());
+    value
+}
+
+fn summary(summary: &Summary) -> Value {
+    let per_revision: Map<String, Value> = summary
+        .per_revision
+        .iter()
+        .map(|(revision, tally)| {
+            (
+                revision.as_str().to_owned(),
+                Value::Object(tally_value(tally)),
+            )
+        })
+        .collect();
+    let per_rule: Map<String, Value> = summary
+        .per_rule
+        .iter()
+        .map(|(rule, tally)| (rule.clone(), Value::Object(tally_value(tally))))
+        .collect();
+    json!({
+        "total": tally_value(&summary.total),
+        "perRevision": per_revision,
+        "perRule": per_rule,
+    })
+}
+
+fn tally_value(tally: &Tally) -> Map<String, Value> {
+    let levels: Map<String, Value> = Level::ALL
+        .iter()
+        .map(|level| {
+            (
+                level.as_str().to_owned(),
+                json!({
+                    "passed": tally.passed_at(*level),
+                    "failed": tally.failed_at(*level),
+                    "rate": tally.rate(*level),
+                }),
+            )
+        })
+        .collect();
+    let mut value = Map::new();
+    value.insert("cases".into(), tally.cases.into());
+    value.insert("skipped".into(), tally.skipped.into());
+    value.insert("errors".into(), tally.errors.into());
+    value.insert("interrupted".into(), tally.interrupted.into());
+    value.insert("levels".into(), Value::Object(levels));
+    value
+}
+
+/// One case's result as JSON.
+pub fn case(index: usize, result: &CaseResult) -> Map<String, Value> {
+    let passes: Map<String, Value> = Level::ALL
+        .iter()
+        .map(|level| {
+            (
+                level.as_str().to_owned(),
+                result
+                    .outcome
+                    .passes(*level)
+                    .map_or(Value::Null, Value::Bool),
+            )
+        })
+        .collect();
+    let mut value = Map::new();
+    value.insert("index".into(), index.into());
+    value.insert(
+        "id".into(),
+        format!("{}@{}", result.fixture, result.revision).into(),
+    );
+    value.insert("fixture".into(), result.fixture.as_str().into());
+    value.insert("revision".into(), revision(result.revision));
+    value.insert("passes".into(), Value::Object(passes));
+    value.insert("durationMs".into(), millis(result.duration).into());
+    value.insert("outcome".into(), outcome(&result.outcome));
+    value
+}
+
+fn revision(revision: Revision) -> Value {
+    revision.as_str().into()
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// An outcome as JSON: `{"kind": …, …its data}`.
+pub fn outcome(outcome: &Outcome) -> Value {
+    match outcome {
+        Outcome::Compared(comparison) => compared(comparison),
+        Outcome::Skipped(Skip::Unannounced) => {
+            json!({"kind": "skipped", "reason": "unannounced-revision"})
+        }
+        Outcome::Skipped(Skip::Declined { reason, issue }) => {
+            json!({"kind": "skipped", "reason": "declined", "message": reason, "issue": issue})
+        }
+        Outcome::ValidatorError { message } => {
+            json!({"kind": "validator-error", "message": message})
+        }
+        Outcome::Failed(failure) => failed(failure),
+        Outcome::NotRun(why) => {
+            let (reason, failures) = match why {
+                NotRun::Unavailable => ("unavailable", None),
+                NotRun::GaveUp { failures } => ("gave-up", Some(*failures)),
+                NotRun::Lost => ("lost", None),
+            };
+            json!({"kind": "not-run", "reason": reason, "failuresInARow": failures})
+        }
+        Outcome::SuiteError(problem) => json!({"kind": "suite-error", "message": problem}),
+        Outcome::Interrupted => json!({"kind": "interrupted"}),
+    }
+}
+
+fn compared(comparison: &Comparison) -> Value {
+    json!({
+        "kind": "compared",
+        "expected": findings(&comparison.expected),
+        "missing": findings(&comparison.missing),
+        "unexpected": findings(&comparison.unexpected),
+        "unexpectedCount": comparison.unexpected_count,
+        "reportedCount": comparison.actual_count,
+        "problems": comparison.problems.iter().map(problem).collect::<Vec<_>>(),
+        "problemCount": comparison.problem_count,
+    })
+}
+
+fn findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<Value> {
+    findings.into_iter().map(finding).collect()
+}
+
+fn finding(finding: &Finding) -> Value {
+    json!({"rule": finding.rule, "path": finding.path, "severity": finding.severity})
+}
+
+fn problem(problem: &OutputProblem) -> Value {
+    let kind = match problem.kind {
+        ProblemKind::UnknownRule => "unknown-rule",
+        ProblemKind::NotApplicable => "not-applicable",
+        ProblemKind::UnresolvedPointer => "unresolved-pointer",
+    };
+    json!({"finding": finding(&problem.finding), "problem": kind})
+}
+
+fn awaiting(awaiting: Awaiting) -> &'static str {
+    match awaiting {
+        Awaiting::Start => "start",
+        Awaiting::Reply => "reply",
+        Awaiting::OneshotReply => "oneshot-reply",
+        Awaiting::Exit => "exit",
+    }
+}
+
+fn failed(failure: &Failure) -> Value {
+    let mut value = match &failure.kind {
+        FailureKind::NotStarted { command, error } => {
+            json!({"kind": "not-started", "command": command, "error": error})
+        }
+        FailureKind::TimedOut {
+            after,
+            awaiting: what,
+        } => {
+            json!({"kind": "timed-out", "afterMs": millis(*after), "awaiting": awaiting(*what)})
+        }
+        FailureKind::Crashed(crash) => {
+            let cause = match crash {
+                Crash::OutputEnded {
+                    awaiting: what,
+                    partial,
+                } => {
+                    json!({"cause": "output-ended", "awaiting": awaiting(*what), "partial": partial})
+                }
+                Crash::AbnormalExit { code, signal } => {
+                    json!({"cause": "abnormal-exit", "exitCode": code, "signal": signal})
+                }
+                Crash::NoReply => json!({"cause": "no-reply"}),
+                Crash::ReadFailed { error } => json!({"cause": "read-failed", "error": error}),
+                Crash::Panicked { message } => json!({"cause": "panicked", "message": message}),
+            };
+            let mut value = json!({"kind": "crashed"});
+            if let (Value::Object(value), Value::Object(cause)) = (&mut value, cause) {
+                value.extend(cause);
+            }
+            value
+        }
+        FailureKind::Protocol(problem) => {
+            let detail = match problem {
+                ProtocolProblem::Reply {
+                    awaiting: what,
+                    explanation,
+                } => {
+                    json!({"problem": "bad-reply", "awaiting": awaiting(*what), "explanation": explanation})
+                }
+                ProtocolProblem::TooLong {
+                    awaiting: what,
+                    limit,
+                } => {
+                    json!({"problem": "line-too-long", "awaiting": awaiting(*what), "limitBytes": limit})
+                }
+                ProtocolProblem::Unrequested { excerpt } => {
+                    json!({"problem": "unrequested-line", "excerpt": excerpt})
+                }
+                ProtocolProblem::ExtraLine { explanation } => {
+                    json!({"problem": "extra-line", "explanation": explanation})
+                }
+            };
+            let mut value = json!({"kind": "protocol-error"});
+            if let (Value::Object(value), Value::Object(detail)) = (&mut value, detail) {
+                value.extend(detail);
+            }
+            value
+        }
+    };
+    if let Value::Object(map) = &mut value {
+        map.insert("stderr".into(), failure.stderr.as_str().into());
+    }
+    value
+}
