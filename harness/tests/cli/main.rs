@@ -108,6 +108,7 @@ mod modes;
 mod mutation;
 mod oneshot;
 mod options;
+mod outputs;
 mod python_example;
 mod run;
 mod schemas;

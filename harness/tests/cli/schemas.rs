@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 9] = [
     "start",
     "start-reply",
     "validate",
@@ -22,11 +22,12 @@ const NAMES: [&str; 8] = [
     "stop",
     "diagnostic",
     "implementation",
+    "report",
 ];
 
 /// Every schema, compiled offline: the `$ref`s between them resolve
 /// through a registry of the files themselves, never the network.
-fn schemas() -> BTreeMap<&'static str, Validator> {
+pub(super) fn schemas() -> BTreeMap<&'static str, Validator> {
     let dir = workspace().join("docs/schemas");
     let mut documents = Vec::new();
     for name in NAMES {
@@ -63,7 +64,7 @@ fn schemas() -> BTreeMap<&'static str, Validator> {
 }
 
 #[track_caller]
-fn assert_valid(schemas: &BTreeMap<&str, Validator>, name: &str, message: &Value) {
+pub(super) fn assert_valid(schemas: &BTreeMap<&str, Validator>, name: &str, message: &Value) {
     let errors: Vec<String> = schemas[name]
         .iter_errors(message)
         .map(|error| format!("{} at {}", error, error.instance_path()))

@@ -24,6 +24,7 @@ has received, so a restarted process counts from 1 again:
     slow-start SECONDS wait that long before answering `start`
     bad-start          answer `start` with protocol 2
     ignore-stop        behave, but go on running after `stop` (until killed)
+    wait-for PATH      behave, but answer no request before the file PATH exists
 
 One-shot mode (--oneshot). ARG is a text; the cases whose name contains it
 misbehave, the others behave:
@@ -134,6 +135,9 @@ def session(options, answers):
         key = request["case"] + "@" + request["revision"]
         reply = {"seq": seq, "diagnostics": answers.get(key, [])}
         here = arg.isdigit() and count == int(arg)
+        if mode == "wait-for":
+            while not os.path.exists(arg):
+                time.sleep(0.02)
         if mode == "crash" and here:
             log("crashing on request %d (%s)" % (count, key))
             return 3

@@ -1,0 +1,198 @@
+//! The outputs made from a run's events: the JSON report and its schema,
+//! the JSON lines, and the human report's pace.
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Command as StdCommand, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::external_support::{MiniSuite, marker};
+use super::schemas::{assert_valid, schemas};
+use super::*;
+
+/// Runs `run ARGS --report FILE --format json` on the small suite and
+/// returns the exit status, the report and the events.
+fn report_of(suite: &MiniSuite, args: &[&str]) -> (Option<i32>, Value, Vec<Value>) {
+    let file = suite.dir.path().join("report.json");
+    let output = harness()
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(suite.dir.path())
+        .args(args)
+        .arg("--report")
+        .arg(&file)
+        .args(["--format", "json"])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let events: Vec<Value> = stdout_of(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{error}: {line}")))
+        .collect();
+    let report: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    (output.status.code(), report, events)
+}
+
+/// What each case's outcome is, by kind, from a report.
+fn kinds(report: &Value) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["outcome"]["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_report_and_the_events_say_the_same_and_match_the_schema() {
+    let schemas = schemas();
+    let suite = MiniSuite::new();
+    let runs = [
+        // Passes, compared failures, crashes, timeouts, protocol errors,
+        // the cutoff and its cases not run.
+        (suite.validator(&marker(), "none"), vec!["compared"; 7], 0),
+        (
+            suite.validator(&marker(), "crash 2"),
+            ["compared", "crashed"]
+                .repeat(3)
+                .into_iter()
+                .chain(["compared"])
+                .collect(),
+            1,
+        ),
+        (
+            suite.validator(&marker(), "garbage 2"),
+            ["compared", "protocol-error"]
+                .repeat(3)
+                .into_iter()
+                .chain(["compared"])
+                .collect(),
+            1,
+        ),
+        (
+            suite.validator(&marker(), "exit-after-start"),
+            vec![
+                "crashed", "crashed", "crashed", "not-run", "not-run", "not-run", "not-run",
+            ],
+            3,
+        ),
+    ];
+    for (validator, expected, code) in runs {
+        let (status, report, events) = report_of(
+            &suite,
+            &[
+                "--validator",
+                &validator,
+                "--jobs",
+                "1",
+                "--max-consecutive-failures",
+                "3",
+            ],
+        );
+        assert_eq!(status, Some(code), "{validator}\n{report:#}");
+        assert_valid(&schemas, "report", &report);
+        assert_eq!(kinds(&report), expected, "{validator}");
+        assert_eq!(report["exitStatus"], code);
+        assert_eq!(report["summary"]["total"]["cases"], 7);
+        // The events: the run's start, one per case, the run's end, and
+        // the same data as the report.
+        assert_eq!(events.len(), 9, "{events:#?}");
+        assert_eq!(events[0]["event"], "run-started");
+        assert_eq!(events[0]["implementation"], report["run"]["implementation"]);
+        assert_eq!(events[0]["suite"], report["run"]["suite"]);
+        assert_eq!(events[8]["event"], "run-finished");
+        assert_eq!(events[8]["summary"], report["summary"]);
+        for (index, event) in events[1..8].iter().enumerate() {
+            assert_eq!(event["event"], "case-finished");
+            let mut case = event.clone();
+            case.as_object_mut().unwrap().remove("event");
+            let mut expected = report["cases"][index].clone();
+            // Timings are the only thing that may differ... and they are
+            // the same measurement.
+            expected["durationMs"] = case["durationMs"].clone();
+            assert_eq!(case, expected);
+        }
+    }
+    // The built-in suite against the built-in validator.
+    let file = suite.dir.path().join("built-in.json");
+    let output = harness()
+        .args(["run", "--quiet", "--report"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let report: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_valid(&schemas, "report", &report);
+    assert_eq!(report["run"]["mode"], "in-process");
+    assert!(
+        report["run"]["suite"]["hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+    let rules = report["summary"]["perRule"].as_object().unwrap();
+    assert!(rules.len() >= 10, "{rules:?}");
+    assert!(
+        rules
+            .values()
+            .all(|tally| tally["levels"]["exact"]["rate"] == 100.0)
+    );
+    assert!(!report["matrix"].as_array().unwrap().is_empty());
+}
+
+/// The suite's identity changes with any byte of it.
+#[test]
+fn the_suite_hash_changes_with_the_suite() {
+    let hash = |dir: Option<&Path>| {
+        let mut args = vec!["run", "--quiet", "--format", "json", "--filter", "minimal"];
+        if let Some(dir) = dir.and_then(Path::to_str) {
+            args.extend(["--suite-dir", dir]);
+        }
+        let output = harness().args(args).output().unwrap();
+        let first: Value =
+            serde_json::from_str(stdout_of(&output).lines().next().unwrap()).unwrap();
+        first["suite"]["hash"].as_str().unwrap().to_owned()
+    };
+    let dir = suite_copy();
+    assert_eq!(hash(None), hash(Some(dir.path())));
+    edit_one_pointer(dir.path());
+    assert_ne!(hash(None), hash(Some(dir.path())));
+}
+
+/// The header is printed as soon as the validator has started, before any
+/// case finishes: here no case can finish before the test, having read the
+/// header, lets the validator answer.
+#[test]
+fn the_first_line_of_the_human_report_comes_before_the_first_case_finishes() {
+    let suite = MiniSuite::new();
+    let gate = suite.dir.path().join("answer-now");
+    let validator = suite.validator(&marker(), &format!("wait-for '{}'", gate.display()));
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(suite.dir.path())
+        .args(["--validator", &validator, "--timeout", "2m"])
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, first) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = sender.send(line);
+    });
+    let header = first.recv_timeout(Duration::from_secs(60));
+    fs::write(&gate, "").unwrap();
+    let status = child.wait().unwrap();
+    let header = header.expect("no header while every case was waiting");
+    assert!(
+        header.starts_with("mcpdesc-conformance ") && header.contains("7 cases"),
+        "{header}"
+    );
+    assert_eq!(status.code(), Some(0));
+}
