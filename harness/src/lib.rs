@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod badge;
 pub mod bless;
 pub mod case;
 pub mod catalog;
