@@ -414,6 +414,7 @@ mod tests {
         Summary {
             per_revision: [(Revision::R2024_11_05, old), (Revision::R2025_06_18, new)].into(),
             total: tally(50, 10, [40, 39, 37]),
+            ..Summary::default()
         }
     }
 

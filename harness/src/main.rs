@@ -1,7 +1,7 @@
 //! `mcpdesc-conformance`: runs the MCP Description conformance suite against
 //! a validator and reports, per MCP revision, how closely its findings match.
 
-use std::io::{self, Write as _};
+use std::io::{self, IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,6 +10,8 @@ use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::case::{self, Selection};
 use mcpdesc_conformance::compare::Level;
 use mcpdesc_conformance::coverage::Coverage;
+use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
+use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::Human;
 use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
 use mcpdesc_conformance::emit::{Emitter as _, Emitters};
@@ -39,7 +41,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the suite (against the built-in reference validator).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List the cases a `run` with the same options would run.
     List(SelectArgs),
     /// Check an adapter on a few cases and explain what it does wrong.
@@ -102,6 +104,21 @@ struct RunArgs {
     /// docs/schemas/report.json).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Also write JUnit XML: a testsuite per suite and revision, a testcase
+    /// per case.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Also write a Markdown summary (for `$GITHUB_STEP_SUMMARY`).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Also write badges into DIR: shields.io endpoint JSON and SVG, per
+    /// level, overall and per revision.
+    #[arg(long, value_name = "DIR")]
+    badge_dir: Option<PathBuf>,
+    /// GitHub Actions annotations on stdout, one per failing finding at its
+    /// fixture line [default: github when GITHUB_ACTIONS=true, else none].
+    #[arg(long, value_name = "KIND", value_parser = ["github", "none"])]
+    annotations: Option<String>,
     /// Print the summary only, not the header and the failures.
     #[arg(long, short)]
     quiet: bool,
@@ -226,7 +243,7 @@ struct BlessArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
-        Command::Run(args) => run(args),
+        Command::Run(args) => run(*args),
         Command::List(args) => list(args),
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
@@ -361,12 +378,32 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         cases: cases.len(),
     };
     let mut emitters = Emitters::default();
-    match args.format.as_str() {
-        "json" => emitters.push(JsonLines::new(io::stdout())),
-        _ => emitters.push(Human::new(io::stdout(), &set, level, args.quiet)),
+    let json = args.format == "json";
+    if json {
+        emitters.push(JsonLines::new(io::stdout()));
+    } else {
+        let progress = (!args.quiet && io::stderr().is_terminal()).then(|| progress(cases.len()));
+        emitters.push(Human::new(io::stdout(), &set, level, args.quiet).with_progress(progress));
+    }
+    let annotate = match args.annotations.as_deref() {
+        Some(kind) => kind == "github",
+        None => std::env::var("GITHUB_ACTIONS").is_ok_and(|value| value == "true"),
+    };
+    // Annotations share stdout with the report; JSON lines must stay JSON.
+    if annotate && !json {
+        emitters.push(Annotations::new(io::stdout(), &set, level));
     }
     if let Some(path) = &args.report {
         emitters.push(ReportFile::new(path.clone()));
+    }
+    if let Some(path) = &args.junit {
+        emitters.push(Junit::new(path.clone(), &set, level));
+    }
+    if let Some(path) = &args.markdown {
+        emitters.push(Markdown::new(path.clone(), &set, level));
+    }
+    if let Some(dir) = &args.badge_dir {
+        emitters.push(Badges::new(dir.clone()));
     }
     emitters.emit(&Event::RunStarted(&started))?;
     // The scheduler runs on its own thread and hands each result over as
@@ -419,6 +456,18 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         }
     }
     Ok(status)
+}
+
+/// The progress line on stderr: cases finished out of all.
+fn progress(cases: usize) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(u64::try_from(cases).unwrap_or(u64::MAX));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} cases, {elapsed} ({eta} left)",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// The selection options as given, for reports.

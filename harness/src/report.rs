@@ -244,6 +244,25 @@ pub fn failure_text(kind: &FailureKind) -> String {
     }
 }
 
+/// One line saying why a case that got no comparison failed (`crashed:
+/// …`, `not run: …`); `None` for a compared, skipped or interrupted case.
+pub fn outcome_line(outcome: &Outcome) -> Option<String> {
+    let line = match outcome {
+        Outcome::Failed(failure) => format!(
+            "{}: {}",
+            failure_label(&failure.kind),
+            failure_text(&failure.kind)
+        ),
+        Outcome::ValidatorError { message } => {
+            format!("the validator reported an error: {message}")
+        }
+        Outcome::NotRun(why) => format!("not run: {}", not_run_text(*why)),
+        Outcome::SuiteError(problem) => format!("suite error: {problem}"),
+        Outcome::Compared(_) | Outcome::Skipped(_) | Outcome::Interrupted => return None,
+    };
+    Some(escape::line(&line).into_owned())
+}
+
 /// What went wrong, and the last lines of the validator's stderr under it
 /// (for `smoke`, which indents the whole).
 pub fn failure_with_stderr(failure: &Failure) -> String {

@@ -3,6 +3,8 @@
 
 use std::io::{self, Write};
 
+use indicatif::ProgressBar;
+
 use crate::compare::Level;
 use crate::escape;
 use crate::event::{Event, RunMode};
@@ -17,6 +19,7 @@ pub struct Human<'s, W> {
     set: &'s SuiteSet,
     level: Level,
     quiet: bool,
+    progress: Option<ProgressBar>,
 }
 
 impl<'s, W: Write> Human<'s, W> {
@@ -28,6 +31,22 @@ impl<'s, W: Write> Human<'s, W> {
             set,
             level,
             quiet,
+            progress: None,
+        }
+    }
+
+    /// Shows `progress` (a progress line on stderr) while the run goes on;
+    /// the report's own lines are written around it.
+    pub fn with_progress(mut self, progress: Option<ProgressBar>) -> Human<'s, W> {
+        self.progress = progress;
+        self
+    }
+
+    fn write(&mut self) -> impl FnMut(&str) -> io::Result<()> + '_ {
+        let (out, progress) = (&mut self.out, &self.progress);
+        move |text: &str| match progress {
+            Some(bar) => bar.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush())),
+            None => writeln!(out, "{text}").and_then(|()| out.flush()),
         }
     }
 }
@@ -35,49 +54,58 @@ impl<'s, W: Write> Human<'s, W> {
 impl<W: Write> Emitter for Human<'_, W> {
     fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
         match event {
-            Event::RunStarted(started) if !self.quiet => {
+            Event::RunStarted(started) => {
+                if self.quiet {
+                    return Ok(());
+                }
                 let how = match started.mode {
                     RunMode::InProcess => "in-process",
                     RunMode::Session => "session mode",
                     RunMode::Oneshot => "one-shot mode",
                 };
-                writeln!(
-                    self.out,
+                let header = format!(
                     "mcpdesc-conformance {}: suite {}; validator {} {} ({how}); {} cases",
                     started.harness_version,
                     started.suite.source,
                     escape::line(&started.implementation.name),
                     escape::line(&started.implementation.version),
                     started.cases
-                )?;
+                );
+                self.write()(&header)
             }
-            Event::CaseFinished { result, .. } if !self.quiet => {
-                if let Some(text) = report::failure(self.set, result, self.level) {
-                    writeln!(self.out, "\n{text}")?;
+            Event::CaseFinished { result, .. } => {
+                if let Some(bar) = &self.progress {
+                    bar.inc(1);
+                }
+                if self.quiet {
+                    return Ok(());
+                }
+                match report::failure(self.set, result, self.level) {
+                    Some(text) => self.write()(&format!("\n{}", text.trim_end())),
+                    None => Ok(()),
                 }
             }
             Event::RunFinished(finished) => {
-                writeln!(
-                    self.out,
-                    "\n{}",
-                    report::summary(finished.summary, self.level)
-                )?;
+                if let Some(bar) = self.progress.take() {
+                    bar.finish_and_clear();
+                }
+                let mut text = format!("\n{}", report::summary(finished.summary, self.level));
                 let rules = report::rules(finished.summary, self.level);
                 if !rules.is_empty() {
-                    writeln!(self.out, "{rules}")?;
+                    text.push('\n');
+                    text.push_str(&rules);
                 }
                 if let Some(interruption) = finished.end.interrupted {
-                    writeln!(
-                        self.out,
-                        "interrupted by {}: {} of {} cases finished",
+                    text.push_str(&format!(
+                        "\ninterrupted by {}: {} of {} cases finished\n",
                         interruption.name(),
                         finished.summary.total.cases,
                         finished.results.len()
-                    )?;
+                    ));
                 }
+                write!(self.out, "{text}")?;
+                self.out.flush()
             }
-            _ => {}
         }
-        self.out.flush()
     }
 }

@@ -2,6 +2,8 @@
 //! report, JSON lines, a JSON report file). Several run side by side, each
 //! seeing every event in the same order.
 
+pub mod files;
+pub mod github;
 pub mod human;
 pub mod json;
 

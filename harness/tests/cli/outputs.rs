@@ -196,3 +196,155 @@ fn the_first_line_of_the_human_report_comes_before_the_first_case_finishes() {
     );
     assert_eq!(status.code(), Some(0));
 }
+
+/// `text` with the temporary folder `dir` written as `<suite>`, so that a
+/// snapshot does not change from run to run.
+fn portable(text: &str, dir: &Path) -> String {
+    text.replace(&dir.display().to_string(), "<suite>")
+}
+
+/// Every output at once, from one run on a suite copy with one edited
+/// expectation pointer: the JSON lines on stdout, the report, JUnit XML,
+/// the Markdown summary and the badges.
+#[test]
+fn one_run_writes_every_output() {
+    let dir = suite_copy();
+    edit_one_pointer(dir.path());
+    let out = tempfile::tempdir().unwrap();
+    let (report, junit, markdown, badges) = (
+        out.path().join("r.json"),
+        out.path().join("j.xml"),
+        out.path().join("m.md"),
+        out.path().join("b"),
+    );
+    let output = harness()
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(dir.path())
+        .args(["--format", "json", "--report"])
+        .arg(&report)
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--markdown")
+        .arg(&markdown)
+        .arg("--badge-dir")
+        .arg(&badges)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    assert_eq!(stdout_of(&output).lines().count(), 370 + 2);
+    let report: Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_valid(&schemas(), "report", &report);
+    assert_eq!(report["summary"]["total"]["levels"]["exact"]["failed"], 1);
+
+    // The JUnit file parses, and counts what the run counted.
+    let xml = fs::read_to_string(&junit).unwrap();
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let (mut suites, mut cases, mut failures) = (0, 0, 0);
+    loop {
+        match reader.read_event().unwrap() {
+            quick_xml::events::Event::Eof => break,
+            quick_xml::events::Event::Start(element) | quick_xml::events::Event::Empty(element) => {
+                match element.name().as_ref() {
+                    b"testsuite" => suites += 1,
+                    b"testcase" => cases += 1,
+                    b"failure" => failures += 1,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    // A testsuite per suite and revision.
+    assert_eq!((suites, cases, failures), (10, 370, 1), "{xml}");
+    assert!(
+        xml.contains("-error mcpdesc.elicitation.name &quot;/tools/0/elicitations&quot;"),
+        "{xml}"
+    );
+
+    insta::assert_snapshot!(
+        "markdown",
+        portable(&fs::read_to_string(&markdown).unwrap(), dir.path())
+    );
+    let mut names: Vec<String> = fs::read_dir(&badges)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 3 * (1 + 5) * 2, "{names:?}");
+    let exact: Value =
+        serde_json::from_str(&fs::read_to_string(badges.join("exact.json")).unwrap()).unwrap();
+    assert_eq!(exact["message"], "99.7%");
+    assert_eq!(exact["schemaVersion"], 1);
+}
+
+/// Under GitHub Actions one edited pointer is one annotation, at the line
+/// of the fixture where the suite expects the finding.
+#[test]
+fn under_github_actions_one_edited_pointer_is_one_annotation_at_its_line() {
+    let dir = suite_copy();
+    edit_one_pointer(dir.path());
+    let output = harness()
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(dir.path())
+        .env("GITHUB_ACTIONS", "true")
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    let annotations: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .collect();
+    let fixture = dir
+        .path()
+        .join("fixtures/elicitation/expected-invalid/declaration-name-pattern.json");
+    // The pointer the edit wrote, `/tools/0/elicitations`, names line 29.
+    let text = fs::read_to_string(&fixture).unwrap();
+    let line = text
+        .lines()
+        .position(|line| line.contains("\"elicitations\""))
+        .unwrap()
+        + 1;
+    assert_eq!(annotations.len(), 1, "{stdout}");
+    assert!(
+        annotations[0].starts_with(&format!(
+            "::error file={},line={line},title=",
+            fixture.display()
+        )),
+        "{}",
+        annotations[0]
+    );
+    // Without GitHub Actions, none.
+    let output = harness()
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(dir.path())
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    assert!(!stdout_of(&output).contains("::error"));
+}
+
+/// The human report of a run where every second case crashes, in full.
+#[test]
+fn the_human_report_of_a_crashing_validator() {
+    let suite = MiniSuite::new();
+    let validator = suite.validator("snapshot", "crash 2");
+    let output = harness()
+        .arg("run")
+        .arg("--suite-dir")
+        .arg(suite.dir.path())
+        .args(["--validator", &validator, "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = portable(&stdout_of(&output), suite.dir.path());
+    let text = text.replace(
+        &super::external_support::support("misbehaving_validator.py")
+            .display()
+            .to_string(),
+        "<validator>",
+    );
+    insta::assert_snapshot!("human_crashing", text);
+}

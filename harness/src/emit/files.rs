@@ -1,0 +1,308 @@
+//! Outputs written to files when the run finishes: JUnit XML, a Markdown
+//! summary, and badges.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use crate::badge;
+use crate::compare::Level;
+use crate::escape;
+use crate::event::{Event, RunFinished};
+use crate::report;
+use crate::runner::{CaseResult, Outcome};
+use crate::suite::SuiteSet;
+
+use super::Emitter;
+
+/// JUnit XML: one `testsuite` per suite and revision, one `testcase` per
+/// case (named by its fixture, with the case ID as class name), the
+/// failure report in a failing case's text.
+pub struct Junit<'s> {
+    path: PathBuf,
+    set: &'s SuiteSet,
+    level: Level,
+}
+
+impl<'s> Junit<'s> {
+    /// A JUnit file at `path` for a run on `set` judged at `level`.
+    pub fn new(path: PathBuf, set: &'s SuiteSet, level: Level) -> Junit<'s> {
+        Junit { path, set, level }
+    }
+
+    fn document(&self, finished: &RunFinished<'_>) -> Result<String, quick_junit::SerializeError> {
+        let mut suites: BTreeMap<(String, String), TestSuite> = BTreeMap::new();
+        for result in finished.results {
+            let suite_name = result
+                .fixture
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            let key = (suite_name.clone(), result.revision.as_str().to_owned());
+            let suite = suites
+                .entry(key)
+                .or_insert_with(|| TestSuite::new(format!("{suite_name}@{}", result.revision)));
+            suite.add_test_case(self.case(result));
+        }
+        let mut report = Report::new("mcpdesc-conformance");
+        report.add_test_suites(suites.into_values());
+        report.to_string()
+    }
+
+    fn case(&self, result: &CaseResult) -> TestCase {
+        let status = match (&result.outcome, result.outcome.passes(self.level)) {
+            (_, Some(true)) => TestCaseStatus::success(),
+            (Outcome::Compared(_), Some(false)) => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(format!("fails at the {} level", self.level));
+                if let Some(text) = report::failure(self.set, result, self.level) {
+                    status.set_description(text);
+                }
+                status
+            }
+            (_, Some(false)) => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+                let text = report::failure(self.set, result, self.level).unwrap_or_default();
+                let line = report::outcome_line(&result.outcome)
+                    .unwrap_or_else(|| "the validator did not answer".to_owned());
+                status.set_message(line);
+                status.set_description(text);
+                status
+            }
+            (outcome, None) => {
+                let mut status = TestCaseStatus::skipped();
+                let message = match outcome {
+                    Outcome::Skipped(skip) => escape::line(&report::skip_text(skip)).into_owned(),
+                    _ => "interrupted".to_owned(),
+                };
+                status.set_message(message);
+                status
+            }
+        };
+        let name = result
+            .fixture
+            .split_once('/')
+            .map_or(result.fixture.as_str(), |(_, name)| name)
+            .to_owned();
+        let mut case = TestCase::new(format!("{name}@{}", result.revision), status);
+        case.set_classname(
+            result
+                .fixture
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        );
+        case.set_time(result.duration);
+        case
+    }
+}
+
+impl Emitter for Junit<'_> {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        if let Event::RunFinished(finished) = event {
+            let text = self.document(finished).map_err(io::Error::other)?;
+            write_file(&self.path, &text)?;
+        }
+        Ok(())
+    }
+}
+
+/// Badges for each level, overall and per revision, as shields.io endpoint
+/// JSON and as SVG ([`crate::badge`]); not written for an interrupted run,
+/// whose rates would misstate the validator.
+pub struct Badges {
+    dir: PathBuf,
+}
+
+impl Badges {
+    /// Badges written into `dir`.
+    pub fn new(dir: PathBuf) -> Badges {
+        Badges { dir }
+    }
+}
+
+impl Emitter for Badges {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        if let Event::RunFinished(finished) = event
+            && finished.end.interrupted.is_none()
+        {
+            badge::write(&self.dir, finished.summary).map_err(io::Error::other)?;
+        }
+        Ok(())
+    }
+}
+
+/// How many failures a Markdown summary shows with their diffs.
+const MARKDOWN_FAILURES: usize = 20;
+
+/// A Markdown summary fit for `$GITHUB_STEP_SUMMARY`: the totals, the
+/// per-revision and per-rule tables, and the first failures, each folded.
+pub struct Markdown<'s> {
+    path: PathBuf,
+    set: &'s SuiteSet,
+    level: Level,
+    implementation: String,
+}
+
+impl<'s> Markdown<'s> {
+    /// A summary at `path` for a run on `set` judged at `level`.
+    pub fn new(path: PathBuf, set: &'s SuiteSet, level: Level) -> Markdown<'s> {
+        Markdown {
+            path,
+            set,
+            level,
+            implementation: String::new(),
+        }
+    }
+
+    /// The summary's text.
+    fn document(&self, finished: &RunFinished<'_>) -> String {
+        let total = &finished.summary.total;
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "## mcpdesc conformance: {}\n",
+            cell(&self.implementation)
+        );
+        let _ = writeln!(
+            text,
+            "**{} cases: {} passed and {} failed at the {} level, {} skipped.**\n",
+            total.cases,
+            total.passed_at(self.level),
+            total.failed_at(self.level),
+            self.level,
+            total.skipped
+        );
+        if let Some(interruption) = finished.end.interrupted {
+            let _ = writeln!(
+                text,
+                "The run was interrupted by {}; only the cases that finished are counted.\n",
+                interruption.name()
+            );
+        }
+        let rate = |tally: &crate::summary::Tally, level| {
+            tally
+                .rate(level)
+                .map_or_else(|| "–".to_owned(), |rate| format!("{rate:.1}%"))
+        };
+        let _ = writeln!(
+            text,
+            "| revision | cases | skipped | errors | verdict | rules | exact |"
+        );
+        let _ = writeln!(text, "|---|--:|--:|--:|--:|--:|--:|");
+        let rows = finished
+            .summary
+            .per_revision
+            .iter()
+            .map(|(revision, tally)| (revision.as_str().to_owned(), tally))
+            .chain([("**all**".to_owned(), total)]);
+        for (name, tally) in rows {
+            let _ = writeln!(
+                text,
+                "| {name} | {} | {} | {} | {} | {} | {} |",
+                tally.cases,
+                tally.skipped,
+                tally.errors,
+                rate(tally, Level::Verdict),
+                rate(tally, Level::Rules),
+                rate(tally, Level::Exact)
+            );
+        }
+        let rules = finished.summary.rules_by_failures(self.level);
+        if !rules.is_empty() {
+            let _ = writeln!(
+                text,
+                "\n| rule | cases | failed | verdict | rules | exact |"
+            );
+            let _ = writeln!(text, "|---|--:|--:|--:|--:|--:|");
+            for (rule, tally) in rules {
+                let _ = writeln!(
+                    text,
+                    "| `{}` | {} | {} | {} | {} | {} |",
+                    cell(rule).replace('`', "'"),
+                    tally.cases,
+                    tally.failed_at(self.level),
+                    rate(tally, Level::Verdict),
+                    rate(tally, Level::Rules),
+                    rate(tally, Level::Exact)
+                );
+            }
+        }
+        let failures: Vec<(&CaseResult, String)> = finished
+            .results
+            .iter()
+            .filter_map(|result| {
+                report::failure(self.set, result, self.level).map(|text| (result, text))
+            })
+            .collect();
+        if !failures.is_empty() {
+            let _ = writeln!(text, "\n### Failures\n");
+            for (result, failure) in failures.iter().take(MARKDOWN_FAILURES) {
+                let fence = fence_for(failure);
+                let _ = writeln!(
+                    text,
+                    "<details><summary><code>{}@{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
+                    html(&result.fixture),
+                    result.revision,
+                    failure
+                );
+            }
+            if failures.len() > MARKDOWN_FAILURES {
+                let _ = writeln!(
+                    text,
+                    "… and {} more failures (the human report and `--report` have them all).",
+                    failures.len() - MARKDOWN_FAILURES
+                );
+            }
+        }
+        text
+    }
+}
+
+impl Emitter for Markdown<'_> {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match event {
+            Event::RunStarted(started) => {
+                self.implementation = format!(
+                    "{} {}",
+                    started.implementation.name, started.implementation.version
+                );
+            }
+            Event::RunFinished(finished) => write_file(&self.path, &self.document(finished))?,
+            Event::CaseFinished { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+/// A code fence longer than any run of backticks in `text`, so that text
+/// from a validator cannot close it early.
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// Text for a Markdown table cell: escaped, without pipes or line breaks.
+fn cell(text: &str) -> String {
+    html(&escape::line(text)).replace('|', "\\|")
+}
+
+/// Text for HTML: the five special characters as entities.
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+fn write_file(path: &PathBuf, text: &str) -> io::Result<()> {
+    fs::write(path, text)
+        .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", path.display())))
+}
