@@ -1,12 +1,15 @@
 //! A `cargo test` binary for any validator: one trial per case.
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use mcpdesc_protocol::{Reply, Revision, ValidateRequest, Validator};
 
 use crate::case::{Case, Selection};
 use crate::compare::Level;
+use crate::escape;
 use crate::external::{ExternalValidator, Mode, Pool};
 use crate::process::split_command;
 use crate::report;
@@ -24,15 +27,36 @@ pub const SUITE_DIR_VARIABLE: &str = "MCPDESC_SUITE_DIR";
 pub const VALIDATOR_VARIABLE: &str = "MCPDESC_VALIDATOR";
 
 /// Set to `1` beside [`VALIDATOR_VARIABLE`] to run the external validator in
-/// one-shot mode.
+/// one-shot mode (`0`, or not set, for session mode).
 pub const ONESHOT_VARIABLE: &str = "MCPDESC_VALIDATOR_ONESHOT";
+
+/// The level a trial is judged at: `verdict`, `rules` or `exact` (the
+/// default).
+pub const LEVEL_VARIABLE: &str = "MCPDESC_LEVEL";
+
+/// Every `MCPDESC_*` variable the test binary reads. Any other variable
+/// whose name starts with `MCPDESC_` is an error, as a typo would be.
+pub const VARIABLES: [&str; 4] = [
+    SUITE_DIR_VARIABLE,
+    VALIDATOR_VARIABLE,
+    ONESHOT_VARIABLE,
+    LEVEL_VARIABLE,
+];
 
 /// Runs the whole suite against `validator` as a libtest-compatible test
 /// binary, and exits: one trial per case, named by its case ID
 /// (`<suite>/<class>/<file>@<revision>`, as `mcpdesc-conformance list`
 /// prints it), so `cargo test`, `cargo nextest`, name filters, `--list`,
-/// `--exact` and `--skip` all work. A trial passes when the
-/// case passes at the exact level; a failing one prints the diff.
+/// `--exact`, `--skip`, `--ignored` and `--include-ignored` all work.
+///
+/// A trial passes when the case passes at the chosen level (`exact` unless
+/// `MCPDESC_LEVEL` says otherwise); a failing one prints the diff, under a
+/// first line that names the fixture and the revision. A case the validator
+/// does not take is **ignored**, never passed: one under a revision that
+/// its [`implementation`](Validator::implementation) does not announce is
+/// marked ignored before the run (`--include-ignored` runs it, and it is
+/// still ignored, with the reason), and one it answers with `skipped` is
+/// ignored when it answers, with its reason.
 ///
 /// In a third-party crate, add `mcpdesc-conformance` as a dev-dependency and
 /// a test target without the default harness:
@@ -54,42 +78,210 @@ pub const ONESHOT_VARIABLE: &str = "MCPDESC_VALIDATOR_ONESHOT";
 /// }
 /// ```
 ///
-/// Environment: `MCPDESC_SUITE_DIR` runs a suite working tree instead of the
-/// built-in suite; `MCPDESC_VALIDATOR="CMD ARGS"` runs that external
-/// validator in session mode instead of `validator` (with
-/// `MCPDESC_VALIDATOR_ONESHOT=1`, in one-shot mode). Problems in the suite
+/// Environment (see [`Settings`]): `MCPDESC_SUITE_DIR` runs a suite working
+/// tree instead of the built-in suite; `MCPDESC_VALIDATOR="CMD ARGS"` runs
+/// that external validator in session mode instead of `validator` (with
+/// `MCPDESC_VALIDATOR_ONESHOT=1`, in one-shot mode); `MCPDESC_LEVEL` is
+/// `verdict`, `rules` or `exact`. A value the binary cannot take, or a
+/// `MCPDESC_*` variable it does not know, is a failing trial of its own,
+/// `environment::<VARIABLE>`, and no case runs. Problems in the suite
 /// itself fail a trial of their own, `suite::problems`.
 pub fn main(validator: impl Validator + 'static) -> ! {
     let arguments = Arguments::from_args();
-    let target = match std::env::var(VALIDATOR_VARIABLE) {
-        Ok(line) if !line.trim().is_empty() => external_target(&line),
-        _ => Ok(Target::InProcess(Arc::new(validator))),
-    };
-    let trials = match target {
-        Ok(target) => trials(Arc::new(target), load_suite()),
-        Err(message) => vec![Trial::test("validator::start", move || {
-            Err(Failed::from(message))
-        })],
-    };
+    let trials = trials_from_environment(Arc::new(validator), std::env::vars_os());
     libtest_mimic::run(&arguments, trials).exit()
 }
 
-fn external_target(line: &str) -> Result<Target, String> {
-    let argv = split_command(line)?;
-    let oneshot = std::env::var(ONESHOT_VARIABLE).is_ok_and(|value| value == "1");
-    let mode = if oneshot {
-        Mode::Oneshot
-    } else {
-        Mode::Session
+/// The trials [`main`] runs, for the environment `variables` (as
+/// [`std::env::vars_os`] gives them): the cases of the suite against
+/// `validator` (or the external validator the variables name), or, when a
+/// variable is wrong, one failing trial per wrong variable, named
+/// `environment::<VARIABLE>`, and nothing else.
+pub fn trials_from_environment(
+    validator: Arc<dyn Validator>,
+    variables: impl IntoIterator<Item = (OsString, OsString)>,
+) -> Vec<Trial> {
+    let settings = match Settings::from_variables(variables) {
+        Ok(settings) => settings,
+        Err(errors) => {
+            return errors
+                .into_iter()
+                .map(|error| {
+                    let name = format!("environment::{}", error.variable);
+                    let message = error.to_string();
+                    Trial::test(name, move || Err(Failed::from(message)))
+                })
+                .collect();
+        }
     };
+    let target = match &settings.validator {
+        Some(line) => external_target(line, settings.mode),
+        None => Ok(Target::InProcess(validator)),
+    };
+    match target {
+        Ok(target) => trials(
+            Arc::new(target),
+            load_suite(settings.suite_dir.as_deref()),
+            settings.level,
+        ),
+        Err(message) => vec![Trial::test("validator::start", move || {
+            Err(Failed::from(message))
+        })],
+    }
+}
+
+/// What the test binary takes from its environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// `MCPDESC_SUITE_DIR`: the suite working tree to run, or `None` for the
+    /// built-in suite.
+    pub suite_dir: Option<PathBuf>,
+    /// `MCPDESC_VALIDATOR`: an external validator's command line, or `None`
+    /// for the in-process validator.
+    pub validator: Option<String>,
+    /// `MCPDESC_VALIDATOR_ONESHOT`: how the external validator runs.
+    pub mode: Mode,
+    /// `MCPDESC_LEVEL`: the level a trial is judged at.
+    pub level: Level,
+}
+
+impl Default for Settings {
+    /// The built-in suite, the in-process validator, judged at the exact
+    /// level.
+    fn default() -> Self {
+        Settings {
+            suite_dir: None,
+            validator: None,
+            mode: Mode::Session,
+            level: Level::Exact,
+        }
+    }
+}
+
+/// An environment variable the test binary cannot take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{variable}: {problem}")]
+pub struct EnvironmentError {
+    /// The variable's name.
+    pub variable: String,
+    /// What is wrong with it: what was given and what is accepted.
+    pub problem: String,
+}
+
+impl Settings {
+    /// Reads the settings from environment `variables`, such as
+    /// [`std::env::vars_os`] gives. A variable set to the empty string
+    /// counts as not set.
+    ///
+    /// # Errors
+    ///
+    /// Every variable that is wrong, in the order given: a `MCPDESC_*`
+    /// variable that is not one of [`VARIABLES`], a value that is not
+    /// UTF-8 (except a suite folder), a level that is not `verdict`,
+    /// `rules` or `exact`, a one-shot switch that is not `0` or `1` (or is
+    /// `1` with no external validator), a validator command line that does
+    /// not split into words.
+    pub fn from_variables(
+        variables: impl IntoIterator<Item = (OsString, OsString)>,
+    ) -> Result<Settings, Vec<EnvironmentError>> {
+        let mut settings = Settings::default();
+        let mut errors = Vec::new();
+        let mut oneshot = false;
+        for (name, value) in variables {
+            let lossy = name.to_string_lossy();
+            if !lossy.starts_with("MCPDESC_") || value.is_empty() {
+                continue;
+            }
+            let variable = escape::line(&lossy).into_owned();
+            let read = match variable.as_str() {
+                SUITE_DIR_VARIABLE => {
+                    settings.suite_dir = Some(PathBuf::from(value));
+                    Ok(())
+                }
+                VALIDATOR_VARIABLE | ONESHOT_VARIABLE | LEVEL_VARIABLE => match value.to_str() {
+                    Some(given) => settings.read(&variable, given, &mut oneshot),
+                    None => Err(format!("{value:?} is not UTF-8")),
+                },
+                _ => Err(not_read()),
+            };
+            if let Err(problem) = read {
+                errors.push(EnvironmentError { variable, problem });
+            }
+        }
+        if oneshot {
+            if settings.validator.is_some() {
+                settings.mode = Mode::Oneshot;
+            } else {
+                errors.push(EnvironmentError {
+                    variable: ONESHOT_VARIABLE.to_owned(),
+                    problem: format!(
+                        "`1` asks for one-shot mode, but {VALIDATOR_VARIABLE} names no \
+                         external validator to run that way"
+                    ),
+                });
+            }
+        }
+        if errors.is_empty() {
+            Ok(settings)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Takes `given`, the value of `variable` (one of the text variables),
+    /// into the settings; a one-shot switch goes to `oneshot`, to be checked
+    /// against the validator once every variable is read.
+    fn read(&mut self, variable: &str, given: &str, oneshot: &mut bool) -> Result<(), String> {
+        // What the messages quote, with control characters escaped.
+        let text = escape::line(given);
+        match variable {
+            VALIDATOR_VARIABLE if given.trim().is_empty() => {}
+            VALIDATOR_VARIABLE => match split_command(given) {
+                Ok(_) => self.validator = Some(given.to_owned()),
+                Err(problem) => return Err(format!("`{text}`: {problem}")),
+            },
+            ONESHOT_VARIABLE => match given {
+                "1" => *oneshot = true,
+                "0" => *oneshot = false,
+                _ => {
+                    return Err(format!(
+                        "`{text}` is neither `1` (one-shot mode) nor `0` (session mode)"
+                    ));
+                }
+            },
+            LEVEL_VARIABLE => match given.parse::<Level>() {
+                Ok(level) => self.level = level,
+                Err(_) => {
+                    return Err(format!(
+                        "`{text}` is not a level: give `verdict`, `rules` or `exact`"
+                    ));
+                }
+            },
+            _ => return Err(not_read()),
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with a `MCPDESC_*` variable that the test binary does not
+/// read.
+fn not_read() -> String {
+    format!(
+        "not a variable the test binary reads (it reads {}); \
+         a misspelt name would be silently ignored, so it is an error",
+        VARIABLES.join(", ")
+    )
+}
+
+fn external_target(line: &str, mode: Mode) -> Result<Target, String> {
+    let argv = split_command(line)?;
     Pool::start(ExternalValidator::new(argv, mode))
         .map(|pool| Target::External(Arc::new(pool)))
         .map_err(|unavailable| report::unavailable(&unavailable))
 }
 
-fn load_suite() -> Result<SuiteSet, String> {
-    let dir = std::env::var_os(SUITE_DIR_VARIABLE).map(std::path::PathBuf::from);
-    SuiteTree::open(dir.as_deref())
+fn load_suite(dir: Option<&std::path::Path>) -> Result<SuiteSet, String> {
+    SuiteTree::open(dir)
         .map(SuiteSet::load)
         .map_err(|error| error.to_string())
 }
@@ -127,9 +319,13 @@ impl Target {
     }
 }
 
-/// The trials for `target` over `set`: one per case, and one for the suite's
-/// own problems when it has any.
-pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>) -> Vec<Trial> {
+/// The trials for `target` over `set`, judged at `level`: one per case, and
+/// one for the suite's own problems when it has any.
+///
+/// A case under a revision that `target` does not announce is marked
+/// ignored: it does not run unless libtest is asked for ignored tests, and
+/// then it ends ignored too (see [`check_case`]).
+pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) -> Vec<Trial> {
     let set = match set {
         Ok(set) => Arc::new(set),
         Err(message) => {
@@ -152,41 +348,69 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>) -> Vec<Trial> 
         let name = case.id();
         let fixture = case.entry.fixture.id();
         let revision = case.revision;
+        let announced = supported.iter().any(|name| name == revision.as_str());
         let (set, target, supported) = (
             Arc::clone(&set),
             Arc::clone(&target),
             Arc::clone(&supported),
         );
-        let trial = Trial::test(name, move || {
-            check_case(&set, &fixture, revision, &target, &supported).map_err(Failed::from)
+        let trial = Trial::ignorable_test(name, move || {
+            match check_case(&set, &fixture, revision, &target, &supported, level) {
+                Ok(Checked::Passed) => Ok(Completion::Completed),
+                Ok(Checked::Ignored(reason)) => Ok(Completion::ignored_with(reason)),
+                Err(text) => Err(Failed::from(text)),
+            }
         });
-        trials.push(trial);
+        trials.push(trial.with_ignored_flag(!announced));
     }
     trials
 }
 
+/// How a case that did not fail ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Checked {
+    /// It passed at the level asked for.
+    Passed,
+    /// The validator did not take it: it does not announce the case's
+    /// revision, or it answered `skipped`. The reason names the revision.
+    Ignored(String),
+}
+
 /// What one trial does: runs the case of fixture `fixture` under `revision`
-/// against `target` (which supports the revisions `supported`) and returns
-/// the failure report when it does not pass at the exact level.
+/// against `target` (which supports the revisions `supported`) and judges it
+/// at `level`.
 ///
 /// # Errors
 ///
-/// The failure report, as `run` prints it, or a note that the fixture is not
-/// in the suite.
+/// The failure report, as `run` prints it (its first line names the fixture
+/// and the revision), or a note that the fixture is not in the suite.
 pub fn check_case(
     set: &SuiteSet,
     fixture: &str,
     revision: Revision,
     target: &Target,
     supported: &[String],
-) -> Result<(), String> {
+    level: Level,
+) -> Result<Checked, String> {
     let entry = set
         .entry(fixture)
         .ok_or_else(|| format!("no fixture `{fixture}` in the suite"))?;
     let case = Case { entry, revision };
     let result = runner::judge(&case, &set.rules, supported, |request| target.call(request));
-    match report::failure(set, &result, Level::Exact) {
-        Some(text) => Err(text),
-        None => Ok(()),
+    if let Outcome::Skipped(reason) = &result.outcome {
+        let reason = report::skip_text(reason);
+        return Ok(Checked::Ignored(format!(
+            "under {revision}: {}",
+            escape::line(&reason)
+        )));
+    }
+    match result.outcome.passes(level) {
+        Some(true) => Ok(Checked::Passed),
+        Some(false) => Err(report::failure(set, &result, level)
+            .unwrap_or_else(|| format!("FAIL {fixture} under {revision}: {:?}", result.outcome))),
+        None => Err(format!(
+            "FAIL {fixture} under {revision}: not judged ({:?})",
+            result.outcome
+        )),
     }
 }

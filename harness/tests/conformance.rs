@@ -2,7 +2,8 @@
 //!
 //! `cargo test --test conformance -- --list` lists the cases;
 //! `MCPDESC_SUITE_DIR=path` runs a suite working tree instead of the
-//! built-in one.
+//! built-in one, `MCPDESC_LEVEL=verdict|rules|exact` judges at that level
+//! (see `libtest::main` for every variable).
 
 fn main() {
     mcpdesc_conformance::libtest::main(mcpdesc_validator::ReferenceValidator::new());

@@ -1,12 +1,18 @@
 //! The `cargo test` entry point: its trials, and what one trial checks, on a
 //! changed copy of the suite (as `MCPDESC_SUITE_DIR` would point it there).
 
+use std::ffi::OsString;
 use std::sync::Arc;
 
-use mcpdesc_conformance::libtest::{Target, check_case, trials};
+use libtest_mimic::{Arguments, Conclusion, Trial};
+use mcpdesc_conformance::compare::Level;
+use mcpdesc_conformance::external::Mode;
+use mcpdesc_conformance::libtest::{
+    Checked, Settings, Target, check_case, trials, trials_from_environment,
+};
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_protocol::{Revision, Validator};
+use mcpdesc_protocol::{Implementation, Reply, Revision, Skip, ValidateRequest, Validator};
 use mcpdesc_validator::ReferenceValidator;
 
 use super::*;
@@ -22,6 +28,7 @@ fn one_trial_per_case_named_by_the_case_id_that_list_prints() {
     let trials = trials(
         Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
         Ok(SuiteSet::load(SuiteTree::embedded())),
+        Level::Exact,
     );
     let names: Vec<String> = trials.iter().map(|t| t.name().to_owned()).collect();
     assert!(names.contains(&"document/expected-valid/minimal.json@2025-11-25".to_owned()));
@@ -32,25 +39,47 @@ fn one_trial_per_case_named_by_the_case_id_that_list_prints() {
 
 /// Runs the trials named exactly `name` as the test binary would, and
 /// returns how many passed and failed, with what the run printed.
-fn run_trials(trials: Vec<libtest_mimic::Trial>, name: &str) -> (u64, u64, String) {
-    let log = tempfile::tempdir().unwrap();
-    let logfile = log.path().join("trials.log");
-    let arguments = libtest_mimic::Arguments {
+fn run_trials(trials: Vec<Trial>, name: &str) -> (u64, u64, String) {
+    let arguments = Arguments {
         filter: Some(name.to_owned()),
         exact: true,
+        ..Arguments::default()
+    };
+    let (conclusion, printed) = run_with(trials, arguments);
+    (conclusion.num_passed, conclusion.num_failed, printed)
+}
+
+/// Runs `trials` as the test binary would with `arguments` (on one thread,
+/// into a log file), and returns the counts with what the run printed.
+fn run_with(trials: Vec<Trial>, arguments: Arguments) -> (Conclusion, String) {
+    let log = tempfile::tempdir().unwrap();
+    let logfile = log.path().join("trials.log");
+    let arguments = Arguments {
         test_threads: Some(1),
         logfile: Some(logfile.display().to_string()),
-        ..libtest_mimic::Arguments::default()
+        ..arguments
     };
     let conclusion = libtest_mimic::run(&arguments, trials);
     let printed = fs::read_to_string(&logfile).unwrap();
-    (conclusion.num_passed, conclusion.num_failed, printed)
+    (conclusion, printed)
+}
+
+fn reference() -> Arc<Target> {
+    Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new())))
+}
+
+/// Environment variables, as `std::env::vars_os` gives them.
+fn variables(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    pairs
+        .iter()
+        .map(|(name, value)| (OsString::from(name), OsString::from(value)))
+        .collect()
 }
 
 #[test]
 fn a_suite_problem_is_a_failing_trial_of_its_own() {
-    let target = || Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new())));
-    let unreadable = trials(target(), Err("cannot read the suite".into()));
+    let target = reference;
+    let unreadable = trials(target(), Err("cannot read the suite".into()), Level::Exact);
     assert_eq!(unreadable.len(), 1);
     let (passed, failed, printed) = run_trials(unreadable, "suite::load");
     assert_eq!((passed, failed), (0, 1), "{printed}");
@@ -58,7 +87,7 @@ fn a_suite_problem_is_a_failing_trial_of_its_own() {
 
     let dir = suite_copy();
     fs::remove_file(dir.path().join(EDITED_EXPECTATION)).unwrap();
-    let broken = trials(target(), Ok(load(dir.path())));
+    let broken = trials(target(), Ok(load(dir.path())), Level::Exact);
     let (passed, failed, printed) = run_trials(broken, "suite::problems");
     assert_eq!((passed, failed), (0, 1), "{printed}");
     assert_contains(
@@ -70,7 +99,11 @@ fn a_suite_problem_is_a_failing_trial_of_its_own() {
         ],
     );
 
-    let sound = trials(target(), Ok(SuiteSet::load(SuiteTree::embedded())));
+    let sound = trials(
+        target(),
+        Ok(SuiteSet::load(SuiteTree::embedded())),
+        Level::Exact,
+    );
     let (passed, failed, printed) = run_trials(sound, "suite::problems");
     assert_eq!(
         (passed, failed),
@@ -87,14 +120,21 @@ fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
     let validator = Target::InProcess(Arc::new(validator));
     let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
     let set = load(dir.path());
-    assert_eq!(
-        check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported),
-        Ok(())
-    );
+    let check = |set: &SuiteSet, level| {
+        check_case(
+            set,
+            fixture,
+            Revision::R2024_11_05,
+            &validator,
+            &supported,
+            level,
+        )
+    };
+    assert_eq!(check(&set, Level::Exact), Ok(Checked::Passed));
     edit_one_pointer(dir.path());
     let set = load(dir.path());
-    let failure =
-        check_case(&set, fixture, Revision::R2024_11_05, &validator, &supported).unwrap_err();
+    assert_eq!(check(&set, Level::Rules), Ok(Checked::Passed));
+    let failure = check(&set, Level::Exact).unwrap_err();
     assert_contains(
         &failure,
         &[
@@ -103,4 +143,219 @@ fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
             "+error mcpdesc.elicitation.name \"/tools/0/elicitations/0/name\"",
         ],
     );
+}
+
+/// The reference validator, except that it does not announce `declined`
+/// and answers `skipped` under `skipped`.
+struct Choosy {
+    declined: Revision,
+    skipped: Revision,
+    inner: ReferenceValidator,
+}
+
+impl Choosy {
+    fn new(declined: Revision, skipped: Revision) -> Self {
+        Choosy {
+            declined,
+            skipped,
+            inner: ReferenceValidator::new(),
+        }
+    }
+}
+
+impl Validator for Choosy {
+    fn implementation(&self) -> Implementation {
+        let mut implementation = self.inner.implementation();
+        implementation
+            .revisions
+            .retain(|revision| revision != self.declined.as_str());
+        implementation
+    }
+
+    fn validate(&self, request: &ValidateRequest) -> Reply {
+        if request.revision == self.skipped {
+            return Reply::Skipped(Skip {
+                reason: "not written yet".to_owned(),
+                issue: None,
+            });
+        }
+        self.inner.validate(request)
+    }
+}
+
+/// A case the validator does not take is ignored, never passed: marked
+/// ignored up front when its revision is not announced (and still ignored
+/// when run anyway), ignored at run time when the validator answers
+/// `skipped`, with a reason naming the revision.
+#[test]
+fn a_declined_or_skipped_revision_is_ignored_not_passed() {
+    let (declined, skipped) = (Revision::R2024_11_05, Revision::R2025_06_18);
+    let fixture = "elicitation/expected-valid/url-declarations.json";
+    let make = || {
+        let target = Target::InProcess(Arc::new(Choosy::new(declined, skipped)));
+        trials(
+            Arc::new(target),
+            Ok(SuiteSet::load(SuiteTree::embedded())),
+            Level::Exact,
+        )
+    };
+    let cases: Vec<String> = make()
+        .iter()
+        .map(|trial| trial.name().to_owned())
+        .filter(|name| name.starts_with(&format!("{fixture}@")))
+        .collect();
+    let under = |revision: Revision| format!("{fixture}@{revision}");
+    assert!(cases.contains(&under(declined)), "{cases:?}");
+    assert!(cases.contains(&under(skipped)), "{cases:?}");
+    let declined_trial = make()
+        .into_iter()
+        .find(|trial| trial.name() == under(declined))
+        .unwrap();
+    assert!(declined_trial.has_ignored_flag());
+
+    for include_ignored in [false, true] {
+        let arguments = Arguments {
+            filter: Some(format!("{fixture}@")),
+            include_ignored,
+            ..Arguments::default()
+        };
+        let (conclusion, printed) = run_with(make(), arguments);
+        let counts = (
+            conclusion.num_passed,
+            conclusion.num_ignored,
+            conclusion.num_failed,
+        );
+        assert_eq!(counts, (cases.len() as u64 - 2, 2, 0), "{printed}");
+        assert_contains(
+            &printed,
+            &[&format!(
+                "test {} ... ignored (under {skipped}: not written yet)",
+                under(skipped)
+            )],
+        );
+        if include_ignored {
+            assert_contains(
+                &printed,
+                &[&format!(
+                    "test {} ... ignored (under {declined}: the validator does not announce this revision)",
+                    under(declined)
+                )],
+            );
+        }
+    }
+}
+
+/// `MCPDESC_LEVEL` chooses the level: a case that fails only at the exact
+/// level passes at `rules`, and fails at `exact` and by default.
+#[test]
+fn the_level_variable_chooses_the_level_a_trial_is_judged_at() {
+    let dir = suite_copy();
+    edit_one_pointer(dir.path());
+    let suite = dir.path().to_str().unwrap();
+    let case = "elicitation/expected-invalid/declaration-name-pattern.json@2024-11-05";
+    let run = |level: Option<&str>| {
+        let mut pairs = vec![("MCPDESC_SUITE_DIR", suite), ("PATH", "/bin")];
+        pairs.extend(level.map(|level| ("MCPDESC_LEVEL", level)));
+        let trials =
+            trials_from_environment(Arc::new(ReferenceValidator::new()), variables(&pairs));
+        run_trials(trials, case)
+    };
+    for level in [None, Some("exact"), Some("")] {
+        let (passed, failed, printed) = run(level);
+        assert_eq!((passed, failed), (0, 1), "{level:?}\n{printed}");
+        assert_contains(
+            &printed,
+            &[&format!("---- {case} ----"), "under 2024-11-05"],
+        );
+    }
+    for level in ["rules", "verdict"] {
+        let (passed, failed, printed) = run(Some(level));
+        assert_eq!((passed, failed), (1, 0), "{level}\n{printed}");
+    }
+}
+
+#[test]
+fn settings_come_from_the_mcpdesc_variables() {
+    assert_eq!(
+        Settings::from_variables(variables(&[("HOME", "/root")])),
+        Ok(Settings::default())
+    );
+    assert_eq!(
+        Settings::from_variables(variables(&[
+            ("MCPDESC_SUITE_DIR", "/tmp/suite"),
+            ("MCPDESC_VALIDATOR", "my-validator --stdio"),
+            ("MCPDESC_VALIDATOR_ONESHOT", "1"),
+            ("MCPDESC_LEVEL", "verdict"),
+        ])),
+        Ok(Settings {
+            suite_dir: Some("/tmp/suite".into()),
+            validator: Some("my-validator --stdio".to_owned()),
+            mode: Mode::Oneshot,
+            level: Level::Verdict,
+        })
+    );
+}
+
+/// A value the binary cannot take, or a `MCPDESC_*` name it does not know,
+/// is one failing trial named after the variable, saying what was given and
+/// what is accepted; no case runs.
+#[test]
+fn a_wrong_variable_is_a_failing_trial_naming_it() {
+    assert_one_failing_trial(
+        &[("MCPDESC_LEVEL", "strict")],
+        "environment::MCPDESC_LEVEL",
+        &["`strict` is not a level", "`verdict`, `rules` or `exact`"],
+    );
+    assert_one_failing_trial(
+        &[
+            ("MCPDESC_VALIDATOR", "v"),
+            ("MCPDESC_VALIDATOR_ONESHOT", "yes"),
+        ],
+        "environment::MCPDESC_VALIDATOR_ONESHOT",
+        &["`yes` is neither `1` (one-shot mode) nor `0` (session mode)"],
+    );
+    assert_one_failing_trial(
+        &[("MCPDESC_VALIDATOR_ONESHOT", "1")],
+        "environment::MCPDESC_VALIDATOR_ONESHOT",
+        &["MCPDESC_VALIDATOR names no external validator"],
+    );
+    assert_one_failing_trial(
+        &[("MCPDESC_VALIDATR", "my-validator --stdio")],
+        "environment::MCPDESC_VALIDATR",
+        &[
+            "not a variable the test binary reads",
+            "MCPDESC_SUITE_DIR, MCPDESC_VALIDATOR, MCPDESC_VALIDATOR_ONESHOT, MCPDESC_LEVEL",
+        ],
+    );
+    assert_one_failing_trial(
+        &[("MCPDESC_LEVEL", "exact\u{1b}[2J")],
+        "environment::MCPDESC_LEVEL",
+        &["`exact\\x1b[2J` is not a level"],
+    );
+
+    let trials = trials_from_environment(
+        Arc::new(ReferenceValidator::new()),
+        variables(&[("MCPDESC_LEVEL", "loose"), ("MCPDESC_SUIT_DIR", "/tmp")]),
+    );
+    let names: Vec<&str> = trials.iter().map(Trial::name).collect();
+    assert_eq!(
+        names,
+        [
+            "environment::MCPDESC_LEVEL",
+            "environment::MCPDESC_SUIT_DIR"
+        ]
+    );
+}
+
+/// Asserts that the environment `pairs` make exactly one trial, `name`,
+/// which fails saying each of `messages`, with no control character.
+#[track_caller]
+fn assert_one_failing_trial(pairs: &[(&str, &str)], name: &str, messages: &[&str]) {
+    let trials = trials_from_environment(Arc::new(ReferenceValidator::new()), variables(pairs));
+    let names: Vec<&str> = trials.iter().map(Trial::name).collect();
+    assert_eq!(names, [name], "{pairs:?}");
+    let (passed, failed, printed) = run_trials(trials, name);
+    assert_eq!((passed, failed), (0, 1), "{printed}");
+    assert_contains(&printed, messages);
+    assert!(!printed.contains('\u{1b}'), "{printed}");
 }
