@@ -14,6 +14,7 @@ use crate::external::{ExternalValidator, Mode, Pool};
 use crate::process::split_command;
 use crate::report;
 use crate::runner::{self, Outcome};
+use crate::schedule::{Backend, InProcess};
 use crate::suite::SuiteSet;
 use crate::tree::SuiteTree;
 
@@ -116,7 +117,7 @@ pub fn trials_from_environment(
     };
     let target = match &settings.validator {
         Some(line) => external_target(line, settings.mode),
-        None => Ok(Target::InProcess(validator)),
+        None => Ok(Target::in_process(validator)),
     };
     match target {
         Ok(target) => trials(
@@ -276,7 +277,7 @@ fn not_read() -> String {
 fn external_target(line: &str, mode: Mode) -> Result<Target, String> {
     let argv = split_command(line)?;
     Pool::start(ExternalValidator::new(argv, mode))
-        .map(|pool| Target::External(Arc::new(pool)))
+        .map(Target::external)
         .map_err(|unavailable| report::unavailable(&unavailable))
 }
 
@@ -286,21 +287,24 @@ fn load_suite(dir: Option<&std::path::Path>) -> Result<SuiteSet, String> {
         .map_err(|error| error.to_string())
 }
 
-/// The validator the trials call.
-pub enum Target {
-    /// A validator in this process.
-    InProcess(Arc<dyn Validator>),
-    /// An external validator's processes.
-    External(Arc<Pool>),
-}
+/// The validator the trials call: any [`Backend`], the same one `run`
+/// uses.
+pub struct Target(Box<dyn Backend>);
 
 impl Target {
+    /// A validator in this process; a panic fails its one case.
+    pub fn in_process(validator: Arc<dyn Validator>) -> Target {
+        Target(Box::new(InProcess::new(validator)))
+    }
+
+    /// An external validator's processes.
+    pub fn external(pool: Pool) -> Target {
+        Target(Box::new(pool))
+    }
+
     /// The revisions the validator supports.
     pub fn supported(&self) -> Vec<String> {
-        match self {
-            Target::InProcess(validator) => validator.implementation().revisions,
-            Target::External(pool) => pool.implementation().revisions.clone(),
-        }
+        self.0.implementation().revisions.clone()
     }
 
     /// Asks the validator about one case.
@@ -310,12 +314,7 @@ impl Target {
     /// The outcome of a validator that failed in itself (a panic, a crash, a
     /// timeout, a protocol error).
     pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Outcome> {
-        match self {
-            Target::InProcess(validator) => {
-                runner::ask(validator.as_ref(), request).map_err(Outcome::Failed)
-            }
-            Target::External(pool) => pool.call(request).map_err(|failure| failure.into_outcome()),
-        }
+        self.0.call(request).map_err(Outcome::Failed)
     }
 }
 

@@ -26,7 +26,7 @@ fn load(root: &Path) -> SuiteSet {
 #[test]
 fn one_trial_per_case_named_by_the_case_id_that_list_prints() {
     let trials = trials(
-        Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new()))),
+        Arc::new(Target::in_process(Arc::new(ReferenceValidator::new()))),
         Ok(SuiteSet::load(SuiteTree::embedded())),
         Level::Exact,
     );
@@ -65,7 +65,7 @@ fn run_with(trials: Vec<Trial>, arguments: Arguments) -> (Conclusion, String) {
 }
 
 fn reference() -> Arc<Target> {
-    Arc::new(Target::InProcess(Arc::new(ReferenceValidator::new())))
+    Arc::new(Target::in_process(Arc::new(ReferenceValidator::new())))
 }
 
 /// Environment variables, as `std::env::vars_os` gives them.
@@ -117,7 +117,7 @@ fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
     let dir = suite_copy();
     let validator = ReferenceValidator::new();
     let supported = validator.implementation().revisions;
-    let validator = Target::InProcess(Arc::new(validator));
+    let validator = Target::in_process(Arc::new(validator));
     let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
     let set = load(dir.path());
     let check = |set: &SuiteSet, level| {
@@ -192,7 +192,7 @@ fn a_declined_or_skipped_revision_is_ignored_not_passed() {
     let (declined, skipped) = (Revision::R2024_11_05, Revision::R2025_06_18);
     let fixture = "elicitation/expected-valid/url-declarations.json";
     let make = || {
-        let target = Target::InProcess(Arc::new(Choosy::new(declined, skipped)));
+        let target = Target::in_process(Arc::new(Choosy::new(declined, skipped)));
         trials(
             Arc::new(target),
             Ok(SuiteSet::load(SuiteTree::embedded())),
