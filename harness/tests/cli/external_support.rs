@@ -147,86 +147,87 @@ pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
+    /// The JSON report the run wrote (`Null` when it wrote none, as when
+    /// the validator could not be started).
+    pub report: Value,
 }
 
-/// Runs `mcpdesc-conformance run ARGS` on the small suite.
+/// Runs `mcpdesc-conformance run ARGS --report FILE` on the small suite.
 pub fn run(suite: &MiniSuite, args: &[&str]) -> Run {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let file = suite.dir.path().join(format!(
+        "report-{}.json",
+        COUNT.fetch_add(1, Ordering::SeqCst)
+    ));
     let started = Instant::now();
     let output = harness()
         .arg("run")
         .arg("--suite-dir")
         .arg(suite.dir.path())
         .args(args)
+        .arg("--report")
+        .arg(&file)
         .timeout(Duration::from_secs(300))
         .output()
         .unwrap();
+    let report = fs::read_to_string(&file)
+        .map(|text| serde_json::from_str(&text).unwrap())
+        .unwrap_or(Value::Null);
     Run {
         code: output.status.code(),
         stdout: stdout_of(&output),
         stderr: stderr_of(&output),
         elapsed: started.elapsed(),
+        report,
     }
 }
 
-/// Each case's outcome as the human report tells it, one per case of
-/// `CASES`, in order: `pass` for a case without a FAIL block (none of
-/// these is skipped), otherwise what its FAIL block says (`crashed`,
-/// `timeout`, `protocol error`, `not run`, `validator error`, `suite
-/// error`, or `fail LEVELS` for a wrong answer). Also checks that no
-/// case has two FAIL blocks and that the summary counts agree.
+/// Each case's outcome, one per case of `CASES`, in order, read from the
+/// run's JSON report: `pass`, `fail LEVELS` for a wrong answer, or what
+/// ended the case (`crashed`, `timeout`, `protocol error`, `not started`,
+/// `not run`, `validator error`, `suite error`, `skipped`, `interrupted`).
+/// Also checks that the report lists exactly the cases of `CASES` and that
+/// its summary agrees with them.
 pub fn outcomes(run: &Run) -> Vec<String> {
-    let mut found: BTreeMap<String, String> = BTreeMap::new();
-    let blocks = run.stdout.split("\nFAIL ").skip(1);
-    for block in blocks {
-        let mut lines = block.lines();
-        let header = lines.next().unwrap();
-        let (case, levels) = header.split_once(" (").unwrap();
-        let case = case.replacen(" under ", "@", 1);
-        let outcome = lines
-            .find_map(|line| {
-                let line = line.strip_prefix("  ")?;
-                [
-                    ("crashed:", "crashed"),
-                    ("timed out:", "timeout"),
-                    ("protocol error:", "protocol error"),
-                    ("not run:", "not run"),
-                    ("the validator reported an error:", "validator error"),
-                    ("suite error:", "suite error"),
-                    ("--- expected", "compared"),
-                    ("wrong whatever the expectation:", "compared"),
-                ]
-                .into_iter()
-                .find(|(label, _)| line.starts_with(label))
-                .map(|(_, outcome)| outcome.to_owned())
-            })
-            .unwrap_or_else(|| panic!("no outcome in the FAIL block of {case}:\n{block}"));
-        let outcome = if outcome == "compared" {
+    let cases = run.report["cases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no report\n{}\n{}", run.stdout, run.stderr));
+    let ids: Vec<&str> = cases
+        .iter()
+        .map(|case| case["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, CASES, "the report's cases");
+    let words: Vec<String> = cases.iter().map(|case| word_of(case)).collect();
+    let failed = words.iter().filter(|word| *word != "pass").count();
+    let exact = &run.report["summary"]["total"]["levels"]["exact"];
+    assert_eq!(
+        (exact["passed"].as_u64(), exact["failed"].as_u64()),
+        (Some((CASES.len() - failed) as u64), Some(failed as u64)),
+        "{:#}",
+        run.report["summary"]
+    );
+    words
+}
+
+/// One word for a case of a JSON report, as [`word`] spells outcomes.
+fn word_of(case: &Value) -> String {
+    let outcome = &case["outcome"];
+    match outcome["kind"].as_str().unwrap() {
+        "compared" => {
             let failing: Vec<&str> = Level::ALL
                 .iter()
-                .filter(|level| levels.contains(&format!("{level}: FAIL")))
                 .map(|level| level.as_str())
+                .filter(|level| case["passes"][level] == false)
                 .collect();
-            format!("fail {}", failing.join("/"))
-        } else {
-            outcome
-        };
-        assert!(CASES.contains(&case.as_str()), "unknown case {case}");
-        let earlier = found.insert(case.clone(), outcome);
-        assert!(earlier.is_none(), "two outcomes for {case}\n{}", run.stdout);
+            if failing.is_empty() {
+                "pass".to_owned()
+            } else {
+                format!("fail {}", failing.join("/"))
+            }
+        }
+        "timed-out" => "timeout".to_owned(),
+        other => other.replace('-', " "),
     }
-    let failed = found.len();
-    assert_contains(
-        &run.stdout,
-        &[&format!(
-            "{} cases: {} passed and {failed} failed at the exact level, 0 skipped",
-            CASES.len(),
-            CASES.len() - failed
-        )],
-    );
-    CASES
-        .iter()
-        .map(|case| found.remove(*case).unwrap_or_else(|| "pass".to_owned()))
-        .collect()
 }
 
 /// The processes whose command line holds `marker`, after waiting up

@@ -95,6 +95,8 @@ fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
         "python3 '{}' --marker {marker} crash 1",
         support("misbehaving_validator.py").display()
     );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.json");
     let output = harness()
         .args([
             "run",
@@ -104,18 +106,41 @@ fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
             "8",
             "--max-consecutive-failures",
             "10",
+            "--format",
+            "json",
+            "--report",
         ])
+        .arg(&file)
         .timeout(Duration::from_secs(300))
         .output()
         .unwrap();
-    let stdout = stdout_of(&output);
-    let report = format!("{stdout}\n{}", stderr_of(&output));
-    assert_eq!(output.status.code(), Some(3), "{report}");
-    let crashed = stdout.matches("\n  crashed: ").count();
-    let not_run = stdout
-        .matches("\n  not run: gave up on the validator after 10 failures in a row")
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    let text = format!("{}\n{}", stdout_of(&output), stderr_of(&output));
+    assert_eq!(output.status.code(), Some(3), "{text}");
+    assert_eq!(report["gaveUp"], true);
+    let count = |kind: &str, reason: Option<&str>| {
+        report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|case| {
+                case["outcome"]["kind"] == kind
+                    && reason.is_none_or(|reason| case["outcome"]["reason"] == reason)
+            })
+            .count()
+    };
+    assert_eq!(
+        (count("crashed", None), count("not-run", Some("gave-up"))),
+        (10, 360),
+        "{text}"
+    );
+    // Every case that ran is still printed: one case-finished event each.
+    let events = stdout_of(&output)
+        .lines()
+        .filter(|line| line.starts_with("{\"event\":\"case-finished\""))
         .count();
-    assert_eq!((crashed, not_run), (10, 360), "{report}");
+    assert_eq!(events, 370);
     assert_contains(
         &stderr_of(&output),
         &["error: gave up on the validator after 10 failures in a row"],

@@ -44,11 +44,14 @@ fn interrupt_with(signal: Signal) {
     let suite = MiniSuite::new();
     let marker = marker();
     let validator = suite.validator(&marker, "--grandchild hang 3");
+    let report_file = suite.dir.path().join("report.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
         .arg("run")
         .arg("--suite-dir")
         .arg(suite.dir.path())
         .args(["--validator", &validator, "--jobs", "2", "--timeout", "10m"])
+        .arg("--report")
+        .arg(&report_file)
         .env_remove("CI")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -80,8 +83,19 @@ fn interrupt_with(signal: Signal) {
             "revision      cases",
         ],
     );
-    // Cut short is not failed: no case is reported as crashed.
-    assert!(!stdout.contains("crashed:"), "{report}");
+    // Cut short is not failed: no case is reported as crashed, in the
+    // report file written at the end.
+    let written: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report_file).unwrap()).unwrap();
+    assert_eq!(written["interrupted"]["signal"], signal as i32, "{report}");
+    let kinds: Vec<&str> = written["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["outcome"]["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"interrupted"), "{kinds:?}");
+    assert!(!kinds.contains(&"crashed"), "{kinds:?}");
     let left = left_behind(&marker);
     assert!(left.is_empty(), "left behind: {left:?}\n{report}");
 }
