@@ -3,7 +3,6 @@
 //! a small fixed suite tree, running the harness on it and reading back
 //! every case's outcome, and looking for processes left behind.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -197,7 +196,7 @@ pub fn outcomes(run: &Run) -> Vec<String> {
         .map(|case| case["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, CASES, "the report's cases");
-    let words: Vec<String> = cases.iter().map(|case| word_of(case)).collect();
+    let words: Vec<String> = cases.iter().map(word_of).collect();
     let failed = words.iter().filter(|word| *word != "pass").count();
     let exact = &run.report["summary"]["total"]["levels"]["exact"];
     assert_eq!(
