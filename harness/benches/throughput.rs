@@ -20,10 +20,10 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use mcpdesc_conformance::case::Selection;
+use mcpdesc_conformance::case::{Case, Selection};
 use mcpdesc_conformance::expectation::{Expectation, Finding};
 use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::runner;
+use mcpdesc_conformance::schedule::{self, InProcess, Schedule};
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_protocol::Revision;
@@ -47,13 +47,17 @@ fn main() {
             }
         }
     });
-    let one_worker = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a thread pool");
+    let validator = ReferenceValidator::new();
+    let backend = InProcess::new(&validator);
+    let one_worker = Schedule {
+        jobs: 1,
+        ..Schedule::default()
+    };
+    let in_process_run = |cases: &[Case<'_>], rules, schedule: &Schedule| {
+        schedule::run(cases, rules, &backend, schedule, &|_, _| {});
+    };
     let in_process = time(|| {
-        one_worker
-            .install(|| runner::run_in_process(&cases, &corpus.rules, &ReferenceValidator::new()));
+        in_process_run(&cases, &corpus.rules, &one_worker);
     });
     let session = time(|| {
         let mut validator =
@@ -76,35 +80,18 @@ fn main() {
     let large_corpus = build_corpus(large);
     let large_cases = Selection::default().cases(&large_corpus);
     let large_run = time(|| {
-        one_worker.install(|| {
-            runner::run_in_process(
-                &large_cases,
-                &large_corpus.rules,
-                &ReferenceValidator::new(),
-            )
-        });
+        in_process_run(&large_cases, &large_corpus.rules, &one_worker);
     });
     // The same small run once more, now that the large corpus has pushed it
     // out of the caches, so the two sizes are compared on equal terms.
     let small_cold = time_once(|| {
-        one_worker
-            .install(|| runner::run_in_process(&cases, &corpus.rules, &ReferenceValidator::new()));
+        in_process_run(&cases, &corpus.rules, &one_worker);
     });
     let large_cold = time_once(|| {
-        one_worker.install(|| {
-            runner::run_in_process(
-                &large_cases,
-                &large_corpus.rules,
-                &ReferenceValidator::new(),
-            )
-        });
+        in_process_run(&large_cases, &large_corpus.rules, &one_worker);
     });
     let all_cores = time(|| {
-        runner::run_in_process(
-            &large_cases,
-            &large_corpus.rules,
-            &ReferenceValidator::new(),
-        );
+        in_process_run(&large_cases, &large_corpus.rules, &Schedule::default());
     });
 
     let per_case = |total: Duration, count: usize| total.as_secs_f64() * 1e6 / count.max(1) as f64;

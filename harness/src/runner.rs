@@ -9,7 +9,6 @@ use crate::case::Case;
 use crate::catalog::RuleIndex;
 use crate::compare::{Comparison, Level};
 use crate::failure::{Crash, Failure, FailureKind};
-use crate::schedule::{self, InProcess, Schedule};
 
 /// What happened to one case. Every case gets exactly one. The variants
 /// carry data; the emitters make text of it.
@@ -99,18 +98,6 @@ pub struct CaseResult {
     pub outcome: Outcome,
     /// How long the validator took.
     pub duration: Duration,
-}
-
-/// Runs `cases` against an in-process `validator` with the one scheduler
-/// ([`schedule::run`]), one worker per CPU, and returns one result per case
-/// in the order of `cases`: a convenience for tools and tests.
-pub fn run_in_process(
-    cases: &[Case<'_>],
-    rules: &RuleIndex,
-    validator: &dyn Validator,
-) -> Vec<CaseResult> {
-    let backend = InProcess::new(validator);
-    schedule::run(cases, rules, &backend, &Schedule::default(), &|_, _| {}).results
 }
 
 /// Asks an in-process `validator` about one request. A panic is caught, so

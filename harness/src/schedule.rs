@@ -68,6 +68,18 @@ impl<V: Validator> Backend for InProcess<V> {
     }
 }
 
+/// Runs `cases` against an in-process `validator` with [`run`], one worker
+/// per CPU, and returns one result per case in the order of `cases`: a
+/// convenience for tools and tests.
+pub fn run_in_process(
+    cases: &[Case<'_>],
+    rules: &RuleIndex,
+    validator: &dyn Validator,
+) -> Vec<CaseResult> {
+    let backend = InProcess::new(validator);
+    run(cases, rules, &backend, &Schedule::default(), &|_, _| {}).results
+}
+
 /// How a run is scheduled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Schedule {

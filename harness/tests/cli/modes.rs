@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::runner::{self, CaseResult, Outcome};
+use mcpdesc_conformance::schedule;
+use mcpdesc_conformance::runner::{CaseResult, Outcome};
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
@@ -64,7 +65,7 @@ fn outcomes(results: &[CaseResult]) -> Vec<(String, String, Outcome)> {
 fn in_process_session_and_oneshot_agree_case_by_case() {
     let set = SuiteSet::load(SuiteTree::embedded());
     let cases = Selection::default().cases(&set);
-    let in_process = outcomes(&runner::run_in_process(
+    let in_process = outcomes(&schedule::run_in_process(
         &cases,
         &set.rules,
         &ReferenceValidator::new(),

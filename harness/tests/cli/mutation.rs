@@ -2,7 +2,7 @@
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::runner;
+use mcpdesc_conformance::schedule;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::summary::Summary;
 use mcpdesc_conformance::tree::SuiteTree;
@@ -24,7 +24,7 @@ fn switching_off_any_one_rule_fails_the_suite_at_the_exact_level() {
     let cases = Selection::default().cases(&set);
     for id in rule::ALL {
         let validator = ReferenceValidator::new().without_rule(id);
-        let summary = Summary::of(&runner::run_in_process(&cases, &set.rules, &validator));
+        let summary = Summary::of(&schedule::run_in_process(&cases, &set.rules, &validator));
         assert!(
             summary.total.failed_at(Level::Exact) > 0,
             "a validator without `{id}` still passes every case"

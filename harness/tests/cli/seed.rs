@@ -3,7 +3,8 @@
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::runner::{self, Outcome};
+use mcpdesc_conformance::schedule;
+use mcpdesc_conformance::runner::Outcome;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
@@ -49,7 +50,7 @@ fn every_seed_example_is_reported_by_the_reference_validator_and_expected() {
             ..Selection::default()
         };
         let cases = selection.cases(&set);
-        let results = runner::run_in_process(&cases, &set.rules, &validator);
+        let results = schedule::run_in_process(&cases, &set.rules, &validator);
         let mut revisions = Vec::new();
         for result in &results {
             let Outcome::Compared(comparison) = &result.outcome else {
