@@ -202,6 +202,8 @@ struct GateState {
     failures_in_a_row: usize,
     in_flight: usize,
     gave_up: bool,
+    /// Workers waiting for room.
+    waiting: usize,
 }
 
 impl Gate {
@@ -237,10 +239,12 @@ impl Gate {
                 return Ok(());
             }
             // Woken when a call ends; the timeout notices an interruption.
+            state.waiting += 1;
             state = self
                 .changed
                 .wait_timeout(state, Duration::from_millis(50))
                 .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
+            state.waiting -= 1;
         }
     }
 
@@ -256,8 +260,12 @@ impl Gate {
                 state.gave_up = true;
             }
         }
+        // Waking costs a system call; most calls end with nobody waiting.
+        let waiting = state.waiting > 0;
         drop(state);
-        self.changed.notify_all();
+        if waiting {
+            self.changed.notify_all();
+        }
     }
 
     fn gave_up(&self) -> bool {
