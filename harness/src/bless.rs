@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
+use mcpdesc_protocol::{Reply, Revision, Validator};
 use similar::TextDiff;
 
 use crate::expectation::{self, Expectation, Finding};
 use crate::fixture::Fixture;
+use crate::schedule::{Backend as _, InProcess};
 use crate::suite::SuiteSet;
 
 /// One expectation file to write or remove.
@@ -79,7 +79,7 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
                 continue;
             }
             let computed = match &fixture.document {
-                Ok(document) => judge(fixture, &document.value, validator),
+                Ok(document) => judge(fixture, document, validator),
                 Err(error) => Err(format!("fixture does not load: {error}")),
             };
             match computed {
@@ -129,20 +129,17 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
 /// its revisions, or why the validator did not judge it under one of them.
 fn judge(
     fixture: &Fixture,
-    document: &Arc<serde_json::Value>,
+    document: &mcpdesc_source::Document,
     validator: &dyn Validator,
 ) -> Result<BTreeMap<Revision, Vec<Finding>>, String> {
+    // Through the in-process backend, as `run` asks: a panic fails the one
+    // fixture, so the bless does not end half-way and the other
+    // expectations are still written.
+    let backend = InProcess::new(validator);
     let mut revisions = BTreeMap::new();
     for revision in fixture.revisions() {
-        let request = ValidateRequest {
-            case: fixture.id(),
-            specification: SPECIFICATION_VERSION.to_owned(),
-            revision,
-            document: Arc::clone(document),
-        };
-        // A panic in the validator must not end the bless half-way: the
-        // fixture is refused and the other expectations are still written.
-        let reply = crate::runner::ask(validator, &request).map_err(|failure| {
+        let request = crate::runner::request(fixture, document, revision);
+        let reply = backend.call(&request).map_err(|failure| {
             format!("{revision}: {}", crate::report::failure_text(&failure.kind))
         })?;
         match reply {
@@ -298,6 +295,7 @@ pub fn in_ci() -> bool {
 mod tests {
     use super::*;
     use crate::tree::SuiteTree;
+    use mcpdesc_protocol::ValidateRequest;
     use mcpdesc_protocol::{Implementation, Skip, ValidatorError};
     use mcpdesc_validator::ReferenceValidator;
 

@@ -4,11 +4,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
+use mcpdesc_source::Document;
 
 use crate::case::Case;
 use crate::catalog::RuleIndex;
 use crate::compare::{Comparison, Level};
 use crate::failure::{Crash, Failure, FailureKind};
+use crate::fixture::Fixture;
 
 /// What happened to one case. Every case gets exactly one. The variants
 /// carry data; the emitters make text of it.
@@ -100,6 +102,18 @@ pub struct CaseResult {
     pub duration: Duration,
 }
 
+/// The request that asks about `fixture` (whose loaded document is
+/// `document`) under `revision`: the one way every caller builds one.
+pub fn request(fixture: &Fixture, document: &Document, revision: Revision) -> ValidateRequest {
+    ValidateRequest {
+        case: fixture.id(),
+        specification: SPECIFICATION_VERSION.to_owned(),
+        revision,
+        // Shared, not copied: every case of a fixture sends the same value.
+        document: std::sync::Arc::clone(&document.value),
+    }
+}
+
 /// Asks an in-process `validator` about one request. A panic is caught, so
 /// that it fails the one case instead of the run: the error says what the
 /// validator panicked with.
@@ -158,12 +172,7 @@ pub fn judge(
     {
         return result(Outcome::Skipped(Skip::Unannounced), Duration::ZERO);
     }
-    let request = ValidateRequest {
-        case: fixture.id(),
-        specification: SPECIFICATION_VERSION.to_owned(),
-        revision: case.revision,
-        document: std::sync::Arc::clone(&document.value),
-    };
+    let request = request(fixture, document, case.revision);
     let started = Instant::now();
     let reply = call(&request);
     let duration = started.elapsed();

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use mcpdesc_protocol::{Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest};
+use mcpdesc_protocol::{Implementation, Reply, Revision};
 
 use std::time::Duration;
 
@@ -164,12 +164,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         };
         sent += 1;
         let subject = format!("{id} under {revision}");
-        let request = ValidateRequest {
-            case: id.to_owned(),
-            specification: SPECIFICATION_VERSION.to_owned(),
-            revision,
-            document: document.value.clone(),
-        };
+        let request = crate::runner::request(&entry.fixture, document, revision);
         let reply = match validator.mode {
             Mode::Session => session.validate(&request).and_then(|reply| {
                 // Give extra output a moment to arrive, so that it is

@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::schedule;
 use mcpdesc_conformance::runner::{CaseResult, Outcome};
+use mcpdesc_conformance::schedule;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;

@@ -3,8 +3,8 @@
 
 use mcpdesc_conformance::case::Selection;
 use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::schedule;
 use mcpdesc_conformance::runner::Outcome;
+use mcpdesc_conformance::schedule;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
