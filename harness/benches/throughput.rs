@@ -20,12 +20,12 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use mcpdesc_conformance::case::{Case, Selection};
-use mcpdesc_conformance::expectation::{Expectation, Finding};
-use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::schedule::{self, InProcess, Schedule};
+use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::backend::schedule::{self, InProcess, Schedule};
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::{Case, Selection};
+use mcpdesc_conformance::suite::expectation::{Expectation, Finding};
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 

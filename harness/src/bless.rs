@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use mcpdesc_protocol::{Reply, Revision, Validator};
 use similar::TextDiff;
 
-use crate::expectation::{self, Expectation, Finding};
-use crate::fixture::Fixture;
-use crate::schedule::{Backend as _, InProcess};
+use crate::backend::schedule::{Backend as _, InProcess};
 use crate::suite::SuiteSet;
+use crate::suite::expectation::{self, Expectation, Finding};
+use crate::suite::fixture::Fixture;
 
 /// One expectation file to write or remove.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,9 +138,12 @@ fn judge(
     let backend = InProcess::new(validator);
     let mut revisions = BTreeMap::new();
     for revision in fixture.revisions() {
-        let request = crate::runner::request(fixture, document, revision);
+        let request = crate::judge::runner::request(fixture, document, revision);
         let reply = backend.call(&request).map_err(|failure| {
-            format!("{revision}: {}", crate::report::failure_text(&failure.kind))
+            format!(
+                "{revision}: {}",
+                crate::emit::text::failure_text(&failure.kind)
+            )
         })?;
         match reply {
             Reply::Diagnostics(diagnostics) => {
@@ -294,7 +297,7 @@ pub fn in_ci() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::SuiteTree;
+    use crate::suite::tree::SuiteTree;
     use mcpdesc_protocol::ValidateRequest;
     use mcpdesc_protocol::{Implementation, Skip, ValidatorError};
     use mcpdesc_validator::ReferenceValidator;

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use mcpdesc_protocol::Implementation;
 
-use crate::case::Case;
-use crate::compare::Level;
 use crate::exit::{RunEnd, Status};
-use crate::runner::CaseResult;
-use crate::summary::Summary;
+use crate::judge::compare::Level;
+use crate::judge::runner::CaseResult;
+use crate::judge::summary::Summary;
+use crate::suite::case::Case;
 
 /// What a run is, told before any case finishes.
 #[derive(Debug, Clone, PartialEq, Eq)]

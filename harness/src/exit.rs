@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-use crate::compare::Level;
-use crate::interrupt::Interruption;
-use crate::runner::{CaseResult, Outcome};
-use crate::summary::Summary;
+use crate::backend::interrupt::Interruption;
+use crate::judge::compare::Level;
+use crate::judge::runner::{CaseResult, Outcome};
+use crate::judge::summary::Summary;
 
 /// Why the harness exits. Scripts and CI rely on these numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,16 +7,16 @@ use std::sync::Arc;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use mcpdesc_protocol::{Reply, Revision, ValidateRequest, Validator};
 
-use crate::case::{Case, Selection};
-use crate::compare::Level;
-use crate::escape;
-use crate::external::{ExternalValidator, Mode, Pool};
-use crate::process::split_command;
-use crate::report;
-use crate::runner::{self, Outcome};
-use crate::schedule::{Backend, InProcess};
+use crate::backend::external::{ExternalValidator, Mode, Pool};
+use crate::backend::process::split_command;
+use crate::backend::schedule::{Backend, InProcess};
+use crate::emit::escape;
+use crate::emit::text;
+use crate::judge::compare::Level;
+use crate::judge::runner::{self, Outcome};
 use crate::suite::SuiteSet;
-use crate::tree::SuiteTree;
+use crate::suite::case::{Case, Selection};
+use crate::suite::tree::SuiteTree;
 
 /// The environment variable that points the test binary at a suite working
 /// tree instead of the suite built into the harness.
@@ -278,7 +278,7 @@ fn external_target(line: &str, mode: Mode) -> Result<Target, String> {
     let argv = split_command(line)?;
     Pool::start(ExternalValidator::new(argv, mode))
         .map(Target::external)
-        .map_err(|unavailable| report::unavailable(&unavailable))
+        .map_err(|unavailable| text::unavailable(&unavailable))
 }
 
 fn load_suite(dir: Option<&std::path::Path>) -> Result<SuiteSet, String> {
@@ -335,7 +335,7 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) 
     };
     let mut trials = Vec::new();
     if !set.problems.is_empty() {
-        let text = report::problems(&set.problems);
+        let text = text::problems(&set.problems);
         trials.push(Trial::test("suite::problems", move || {
             Err(Failed::from(text))
         }));
@@ -397,7 +397,7 @@ pub fn check_case(
     let case = Case { entry, revision };
     let result = runner::judge(&case, &set.rules, supported, |request| target.call(request));
     if let Outcome::Skipped(reason) = &result.outcome {
-        let reason = report::skip_text(reason);
+        let reason = text::skip_text(reason);
         return Ok(Checked::Ignored(format!(
             "under {revision}: {}",
             escape::line(&reason)
@@ -405,7 +405,7 @@ pub fn check_case(
     }
     match result.outcome.passes(level) {
         Some(true) => Ok(Checked::Passed),
-        Some(false) => Err(report::failure(set, &result, level)
+        Some(false) => Err(text::failure(set, &result, level)
             .unwrap_or_else(|| format!("FAIL {fixture} under {revision}: {:?}", result.outcome))),
         None => Err(format!(
             "FAIL {fixture} under {revision}: not judged ({:?})",

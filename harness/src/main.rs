@@ -7,26 +7,28 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use mcpdesc_conformance::case::{self, Selection};
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::coverage::Coverage;
+use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool};
+use mcpdesc_conformance::backend::interrupt;
+use mcpdesc_conformance::backend::process::split_command;
+use mcpdesc_conformance::backend::schedule::{self, Backend, InProcess, Schedule};
+use mcpdesc_conformance::bless;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::Human;
 use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
+use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitter as _, Emitters};
 use mcpdesc_conformance::event::{
     Event, RunFinished, RunMode, RunOptions, RunStarted, SuiteIdentity,
 };
 use mcpdesc_conformance::exit::{RunEnd, Status};
-use mcpdesc_conformance::external::{ExternalValidator, Mode, Pool};
-use mcpdesc_conformance::process::split_command;
-use mcpdesc_conformance::runner::CaseResult;
-use mcpdesc_conformance::schedule::{self, Backend, InProcess, Schedule};
+use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::judge::runner::CaseResult;
+use mcpdesc_conformance::judge::summary::Summary;
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::summary::Summary;
-use mcpdesc_conformance::tree::SuiteTree;
-use mcpdesc_conformance::{bless, interrupt, report};
+use mcpdesc_conformance::suite::case::{self, Selection};
+use mcpdesc_conformance::suite::coverage::Coverage;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -530,7 +532,7 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     let coverage = Coverage::of(&set);
-    let problems = mcpdesc_conformance::check::lint(&set, &coverage);
+    let problems = mcpdesc_conformance::suite::check::lint(&set, &coverage);
     let fixtures: usize = set.suites.iter().map(|suite| suite.entries.len()).sum();
     let cases = Selection::default().cases(&set).len();
     let mut out = io::stdout().lock();

@@ -8,16 +8,16 @@ use mcpdesc_protocol::{Implementation, Reply, Revision};
 
 use std::time::Duration;
 
-use crate::external::{ExternalValidator, Mode, Session, oneshot};
-use crate::failure::{Awaiting, Failure, FailureKind, ProtocolProblem};
-use crate::report;
+use crate::backend::external::{ExternalValidator, Mode, Session, oneshot};
+use crate::backend::failure::{Awaiting, Failure, FailureKind, ProtocolProblem};
+use crate::emit::text;
 
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
-use crate::compare::{Comparison, OutputProblem, ProblemKind};
-use crate::escape;
-use crate::expectation::Findings;
+use crate::emit::escape;
+use crate::judge::compare::{Comparison, OutputProblem, ProblemKind};
 use crate::suite::SuiteSet;
+use crate::suite::expectation::Findings;
 
 /// The fixtures smoke sends, when the suite has them: a valid and an
 /// invalid document of each suite, and one whose finding sits deep in the
@@ -131,7 +131,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 };
                 checks.push(Check {
                     subject: "start".into(),
-                    problem: Some(format!("{}{advice}", report::failure_with_stderr(&failure))),
+                    problem: Some(format!("{}{advice}", text::failure_with_stderr(&failure))),
                     detail: String::new(),
                 });
                 return SmokeReport {
@@ -164,7 +164,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         };
         sent += 1;
         let subject = format!("{id} under {revision}");
-        let request = crate::runner::request(&entry.fixture, document, revision);
+        let request = crate::judge::runner::request(&entry.fixture, document, revision);
         let reply = match validator.mode {
             Mode::Session => session.validate(&request).and_then(|reply| {
                 // Give extra output a moment to arrive, so that it is
@@ -178,7 +178,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                             explanation: format!(
                                 "after its reply the validator wrote another line nobody asked for: {}; \
                                  write exactly one line per request on stdout, and everything else on stderr",
-                                crate::wire::excerpt(&line)
+                                crate::backend::wire::excerpt(&line)
                             ),
                         }),
                         stderr: String::new(),
@@ -251,7 +251,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 };
                 Check {
                     subject,
-                    problem: Some(format!("{}{advice}", report::failure_with_stderr(&failure))),
+                    problem: Some(format!("{}{advice}", text::failure_with_stderr(&failure))),
                     detail: String::new(),
                 }
             }

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use crate::badge;
-use crate::compare::Level;
-use crate::escape;
+use crate::emit::badge;
+use crate::emit::escape;
+use crate::emit::text;
 use crate::event::{Event, RunFinished};
-use crate::report;
-use crate::runner::{CaseResult, Outcome};
+use crate::judge::compare::Level;
+use crate::judge::runner::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
 
 use super::Emitter;
@@ -60,15 +60,15 @@ impl<'s> Junit<'s> {
             (Outcome::Compared(_), Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status.set_message(format!("fails at the {} level", self.level));
-                if let Some(text) = report::failure(self.set, result, self.level) {
+                if let Some(text) = text::failure(self.set, result, self.level) {
                     status.set_description(text);
                 }
                 status
             }
             (_, Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-                let text = report::failure(self.set, result, self.level).unwrap_or_default();
-                let line = report::outcome_line(&result.outcome)
+                let text = text::failure(self.set, result, self.level).unwrap_or_default();
+                let line = text::outcome_line(&result.outcome)
                     .unwrap_or_else(|| "the validator did not answer".to_owned());
                 status.set_message(line);
                 status.set_description(text);
@@ -77,7 +77,7 @@ impl<'s> Junit<'s> {
             (outcome, None) => {
                 let mut status = TestCaseStatus::skipped();
                 let message = match outcome {
-                    Outcome::Skipped(skip) => escape::line(&report::skip_text(skip)).into_owned(),
+                    Outcome::Skipped(skip) => escape::line(&text::skip_text(skip)).into_owned(),
                     _ => "interrupted".to_owned(),
                 };
                 status.set_message(message);
@@ -114,7 +114,7 @@ impl Emitter for Junit<'_> {
 }
 
 /// Badges for each level, overall and per revision, as shields.io endpoint
-/// JSON and as SVG ([`crate::badge`]); not written for an interrupted run,
+/// JSON and as SVG ([`crate::emit::badge`]); not written for an interrupted run,
 /// whose rates would misstate the validator.
 pub struct Badges {
     dir: PathBuf,
@@ -186,7 +186,7 @@ impl<'s> Markdown<'s> {
                 interruption.name()
             );
         }
-        let rate = |tally: &crate::summary::Tally, level| {
+        let rate = |tally: &crate::judge::summary::Tally, level| {
             tally
                 .rate(level)
                 .map_or_else(|| "–".to_owned(), |rate| format!("{rate:.1}%"))
@@ -238,7 +238,7 @@ impl<'s> Markdown<'s> {
             .results
             .iter()
             .filter_map(|result| {
-                report::failure(self.set, result, self.level).map(|text| (result, text))
+                text::failure(self.set, result, self.level).map(|text| (result, text))
             })
             .collect();
         if !failures.is_empty() {

@@ -4,13 +4,13 @@
 
 use std::io::{self, Write};
 
-use crate::compare::Level;
-use crate::escape;
+use crate::emit::escape;
+use crate::emit::text;
 use crate::event::Event;
-use crate::expectation::Finding;
-use crate::report;
-use crate::runner::{CaseResult, Outcome};
+use crate::judge::compare::Level;
+use crate::judge::runner::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
+use crate::suite::expectation::Finding;
 
 use super::Emitter;
 
@@ -101,7 +101,7 @@ impl<'s, W: Write> Annotations<'s, W> {
                 }));
             }
             outcome => {
-                if let Some(line) = report::outcome_line(outcome) {
+                if let Some(line) = text::outcome_line(outcome) {
                     notes.push((1, "no comparison".to_owned(), format!("{case}: {line}")));
                 }
             }

@@ -5,10 +5,10 @@ use std::io::{self, Write};
 
 use indicatif::ProgressBar;
 
-use crate::compare::Level;
-use crate::escape;
+use crate::emit::escape;
+use crate::emit::text;
 use crate::event::{Event, RunMode};
-use crate::report;
+use crate::judge::compare::Level;
 use crate::suite::SuiteSet;
 
 use super::Emitter;
@@ -80,7 +80,7 @@ impl<W: Write> Emitter for Human<'_, W> {
                 if self.quiet {
                     return Ok(());
                 }
-                match report::failure(self.set, result, self.level) {
+                match text::failure(self.set, result, self.level) {
                     Some(text) => self.write()(&format!("\n{}", text.trim_end())),
                     None => Ok(()),
                 }
@@ -89,8 +89,8 @@ impl<W: Write> Emitter for Human<'_, W> {
                 if let Some(bar) = self.progress.take() {
                     bar.finish_and_clear();
                 }
-                let mut text = format!("\n{}", report::summary(finished.summary, self.level));
-                let rules = report::rules(finished.summary, self.level);
+                let mut text = format!("\n{}", text::summary(finished.summary, self.level));
+                let rules = text::rules(finished.summary, self.level);
                 if !rules.is_empty() {
                     text.push('\n');
                     text.push_str(&rules);

@@ -13,12 +13,12 @@ use std::time::Duration;
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value, json};
 
-use crate::compare::{Comparison, Level, OutputProblem, ProblemKind};
+use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::event::{Event, RunFinished, RunStarted};
-use crate::expectation::Finding;
-use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
-use crate::runner::{CaseResult, NotRun, Outcome, Skip};
-use crate::summary::{Summary, Tally};
+use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
+use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::judge::summary::{Summary, Tally};
+use crate::suite::expectation::Finding;
 
 use super::Emitter;
 

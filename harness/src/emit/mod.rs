@@ -2,10 +2,13 @@
 //! report, JSON lines, a JSON report file). Several run side by side, each
 //! seeing every event in the same order.
 
+pub mod badge;
+pub mod escape;
 pub mod files;
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod text;
 
 use std::io;
 

@@ -6,12 +6,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcpdesc_conformance::case::Selection;
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::failure::FailureKind;
-use mcpdesc_conformance::runner::Outcome;
+use mcpdesc_conformance::backend::failure::FailureKind;
+use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::judge::runner::Outcome;
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::Selection;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use serde_json::{Value, json};
 
 use super::*;

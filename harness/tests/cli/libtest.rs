@@ -5,13 +5,13 @@ use std::ffi::OsString;
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Conclusion, Trial};
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::external::Mode;
+use mcpdesc_conformance::backend::external::Mode;
+use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::libtest::{
     Checked, Settings, Target, check_case, trials, trials_from_environment,
 };
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_protocol::{Implementation, Reply, Revision, Skip, ValidateRequest, Validator};
 use mcpdesc_validator::ReferenceValidator;
 

@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use mcpdesc_conformance::case::Selection;
-use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::runner::{CaseResult, Outcome};
-use mcpdesc_conformance::schedule;
+use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::backend::schedule;
+use mcpdesc_conformance::judge::runner::{CaseResult, Outcome};
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::Selection;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
 
 /// `mcpdesc-validate`, built in this test binary's own profile and target

@@ -1,11 +1,11 @@
 //! The suite has teeth: a validator that lacks any one rule fails it.
 
-use mcpdesc_conformance::case::Selection;
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::schedule;
+use mcpdesc_conformance::backend::schedule;
+use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::judge::summary::Summary;
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::summary::Summary;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::Selection;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_validator::{ReferenceValidator, rule};
 
 #[test]

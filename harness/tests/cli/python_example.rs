@@ -9,12 +9,12 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use mcpdesc_conformance::case::Selection;
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
+use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::judge::summary::Summary;
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::summary::Summary;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::Selection;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use serde_json::Value;
 
 use super::external_support::word;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use jsonschema::{Registry, Validator};
-use mcpdesc_conformance::wire;
+use mcpdesc_conformance::backend::wire;
 use mcpdesc_protocol::{
     Command as Message, Diagnostic, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply,
     ReplyMessage, Revision, Severity, Skip, StartReply, ValidateRequest, ValidatorError,

@@ -1,12 +1,12 @@
 //! The examples of the seed rule pages, which the suite must reproduce
 //! exactly: (fixture, rule, selected pointer) for the invalid ones.
 
-use mcpdesc_conformance::case::Selection;
-use mcpdesc_conformance::compare::Level;
-use mcpdesc_conformance::runner::Outcome;
-use mcpdesc_conformance::schedule;
+use mcpdesc_conformance::backend::schedule;
+use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::judge::runner::Outcome;
 use mcpdesc_conformance::suite::SuiteSet;
-use mcpdesc_conformance::tree::SuiteTree;
+use mcpdesc_conformance::suite::case::Selection;
+use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
 
 use super::*;

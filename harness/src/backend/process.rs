@@ -154,7 +154,7 @@ impl Process {
         command.wrap(ProcessGroup::leader());
         let mut child = command.spawn()?;
         let group = child.id();
-        if !crate::interrupt::register(group) {
+        if !crate::backend::interrupt::register(group) {
             // Interrupted while starting: the handler's sweep may have
             // missed this group.
             let _ = child.start_kill();
@@ -373,7 +373,7 @@ impl Process {
             let _ = child.inner_mut().start_kill();
         }
         // Before the reaping wait: the group's ID may be reused after it.
-        crate::interrupt::unregister(self.group);
+        crate::backend::interrupt::unregister(self.group);
         let _ = child.wait();
     }
 }

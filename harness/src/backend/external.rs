@@ -12,14 +12,14 @@ use mcpdesc_protocol::{
     Command, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply, Revision, ValidateRequest,
 };
 
-use crate::case::Case;
-use crate::catalog::RuleIndex;
-use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
-use crate::interrupt;
-use crate::process::{Output, Process};
-use crate::runner::{CaseResult, NotRun, Outcome};
-use crate::schedule::{self, Backend, Schedule};
-use crate::wire;
+use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::backend::interrupt;
+use crate::backend::process::{Output, Process};
+use crate::backend::schedule::{self, Backend, Schedule};
+use crate::backend::wire;
+use crate::judge::runner::{CaseResult, NotRun, Outcome};
+use crate::suite::case::Case;
+use crate::suite::catalog::RuleIndex;
 
 /// How the harness talks to the validator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

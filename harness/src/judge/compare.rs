@@ -6,8 +6,8 @@ use std::str::FromStr;
 use mcpdesc_protocol::{Diagnostic, Revision, Severity};
 use serde_json::Value;
 
-use crate::catalog::RuleIndex;
-use crate::expectation::{Finding, Findings};
+use crate::suite::catalog::RuleIndex;
+use crate::suite::expectation::{Finding, Findings};
 
 /// How closely actual output must match the expectation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -210,7 +210,7 @@ fn rule_ids(findings: &Findings) -> std::collections::BTreeSet<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Catalog;
+    use crate::suite::catalog::Catalog;
     use serde_json::json;
 
     fn rules() -> RuleIndex {

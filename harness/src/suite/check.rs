@@ -2,7 +2,7 @@
 
 use mcpdesc_source::Position;
 
-use crate::coverage::Coverage;
+use crate::suite::coverage::Coverage;
 use crate::suite::{SuiteProblem, SuiteProblemKind, SuiteSet};
 
 /// Everything wrong with the suite: the problems found while loading it
@@ -27,7 +27,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
                     position: document.locations.get("").or(Some(Position::START)),
                     message: format!(
                         "the fixture does not say what it tests (a root `{}` string)",
-                        crate::fixture::STATEMENT_MEMBER
+                        crate::suite::fixture::STATEMENT_MEMBER
                     ),
                     kind: SuiteProblemKind::Broken,
                 });

@@ -7,7 +7,7 @@ use mcpdesc_protocol::Revision;
 use mcpdesc_source::{Document, Format, LoadError};
 use serde::Deserialize;
 
-use crate::tree::SuiteTree;
+use crate::suite::tree::SuiteTree;
 
 /// The root member in which a fixture states, in one sentence, what it tests.
 pub const STATEMENT_MEMBER: &str = "x-test";

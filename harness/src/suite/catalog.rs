@@ -13,7 +13,7 @@ use std::fmt;
 use mcpdesc_protocol::{Revision, Severity};
 use serde::Deserialize;
 
-use crate::fixture::Class;
+use crate::suite::fixture::Class;
 
 /// One suite's catalog, as read from `suites/<suite>.yaml`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

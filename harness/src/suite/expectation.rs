@@ -19,7 +19,7 @@ use mcpdesc_protocol::{Diagnostic, Revision, Severity};
 use mcpdesc_source::LoadError;
 use serde::Deserialize;
 
-use crate::fixture::Fixture;
+use crate::suite::fixture::Fixture;
 
 /// What is compared: a rule broken at a pointer, with a severity. The
 /// message of a diagnostic is not part of it.

@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use mcpdesc_protocol::Revision;
 
-use crate::compare::Level;
-use crate::runner::{CaseResult, Outcome};
+use crate::judge::compare::Level;
+use crate::judge::runner::{CaseResult, Outcome};
 
 /// Counts for one group of cases (one revision, or all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

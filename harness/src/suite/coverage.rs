@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use mcpdesc_protocol::Revision;
 
-use crate::fixture::Class;
 use crate::suite::SuiteSet;
+use crate::suite::fixture::Class;
 
 /// One cell of the coverage table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
 use mcpdesc_source::Document;
 
-use crate::case::Case;
-use crate::catalog::RuleIndex;
-use crate::compare::{Comparison, Level};
-use crate::failure::{Crash, Failure, FailureKind};
-use crate::fixture::Fixture;
+use crate::backend::failure::{Crash, Failure, FailureKind};
+use crate::judge::compare::{Comparison, Level};
+use crate::suite::case::Case;
+use crate::suite::catalog::RuleIndex;
+use crate::suite::fixture::Fixture;
 
 /// What happened to one case. Every case gets exactly one. The variants
 /// carry data; the emitters make text of it.

@@ -7,15 +7,15 @@ use std::fmt::Write as _;
 use mcpdesc_protocol::Revision;
 use similar::TextDiff;
 
-use crate::compare::Level;
-use crate::escape;
-use crate::expectation::{Finding, Findings};
-use crate::external::Unavailable;
-use crate::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
-use crate::fixture::Fixture;
-use crate::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::backend::external::Unavailable;
+use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::emit::escape;
+use crate::judge::compare::Level;
+use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::judge::summary::{Summary, Tally};
+use crate::suite::expectation::{Finding, Findings};
+use crate::suite::fixture::Fixture;
 use crate::suite::{SuiteProblem, SuiteSet};
-use crate::summary::{Summary, Tally};
 
 /// The longest fixture line quoted beside a pointer.
 const QUOTE_WIDTH: usize = 72;
@@ -481,10 +481,10 @@ mod tests {
     use mcpdesc_protocol::Severity;
 
     use super::*;
-    use crate::catalog::{Catalog, RuleIndex};
-    use crate::compare::Comparison;
+    use crate::judge::compare::Comparison;
+    use crate::suite::catalog::{Catalog, RuleIndex};
+    use crate::suite::tree::SuiteTree;
     use crate::suite::{Entry, Suite};
-    use crate::tree::SuiteTree;
 
     /// A set holding one fixture of about 1 MB: `padding` short lines, then
     /// `items` array items, one per line, each with a `name` to point at.
@@ -503,7 +503,7 @@ mod tests {
             "fixtures/s/expected-invalid/big.json".to_owned(),
             text.into_bytes(),
         )]);
-        let (fixtures, _) = crate::fixture::discover(&tree, "s");
+        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s");
         let catalog = Catalog {
             suite: "s".into(),
             title: "t".into(),

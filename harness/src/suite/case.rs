@@ -58,7 +58,7 @@ impl Selection {
     /// filter with `@` is matched against the whole case ID
     /// (`<suite>/<class>/<file>@<revision>`), so an ID that `list` prints
     /// selects exactly that case; any other filter is matched against the
-    /// fixture ID (`<suite>/<class>/<file>`). See [`matches`].
+    /// fixture ID (`<suite>/<class>/<file>`). See [`matches()`].
     pub fn takes(&self, case: &Case<'_>) -> bool {
         self.filters.is_empty()
             || self.filters.iter().any(|pattern| {

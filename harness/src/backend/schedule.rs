@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
-use crate::case::Case;
-use crate::catalog::RuleIndex;
-use crate::failure::Failure;
-use crate::interrupt;
-use crate::runner::{self, CaseResult, NotRun, Outcome};
+use crate::backend::failure::Failure;
+use crate::backend::interrupt;
+use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
+use crate::suite::case::Case;
+use crate::suite::catalog::RuleIndex;
 
 /// A validator the harness can ask about a case, however it is reached:
 /// in this process, through a pool of session processes, or one process
@@ -118,7 +118,7 @@ pub struct Run {
 /// remaining cases are not run; so that the cutoff is exact whatever the
 /// number of workers, a call starts only while the failures in a row plus
 /// the calls in flight stay below the limit. An interruption
-/// ([`crate::interrupt`]) stops scheduling at once; the cases it cut short
+/// ([`crate::backend::interrupt`]) stops scheduling at once; the cases it cut short
 /// are [`Outcome::Interrupted`].
 pub fn run(
     cases: &[Case<'_>],

@@ -23,8 +23,8 @@
 //! An emitter calls it once a run has finished, with the run's summary:
 //!
 //! ```no_run
-//! # fn example(results: &[mcpdesc_conformance::runner::CaseResult]) -> Result<(), Box<dyn std::error::Error>> {
-//! use mcpdesc_conformance::{badge, summary::Summary};
+//! # fn example(results: &[mcpdesc_conformance::judge::runner::CaseResult]) -> Result<(), Box<dyn std::error::Error>> {
+//! use mcpdesc_conformance::{emit::badge, judge::summary::Summary};
 //!
 //! let summary = Summary::of(results);
 //! // An interrupted run's rates cover only the cases that finished:
@@ -38,7 +38,7 @@
 //! # }
 //! ```
 //!
-//! [`write`] creates the folder, replaces each file atomically, and leaves
+//! [`write()`] creates the folder, replaces each file atomically, and leaves
 //! every other file in the folder alone (a badge of a revision that a later
 //! run no longer has stays until removed). [`badges`] gives the badges
 //! without writing them, for a caller that publishes them another way.
@@ -50,9 +50,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::compare::Level;
-use crate::escape;
-use crate::summary::{Summary, Tally};
+use crate::emit::escape;
+use crate::judge::compare::Level;
+use crate::judge::summary::{Summary, Tally};
 
 /// The word every label starts with.
 const LABEL_PREFIX: &str = "mcpdesc";

@@ -1,16 +1,24 @@
 //! A loaded suite tree: catalogs, fixtures and expectations, checked against
 //! one another, with every problem found on the way.
 
+pub mod case;
+pub mod catalog;
+pub mod check;
+pub mod coverage;
+pub mod expectation;
+pub mod fixture;
+pub mod tree;
+
 use std::collections::BTreeSet;
 use std::fmt;
 
 use mcpdesc_protocol::{Revision, Severity};
 use mcpdesc_source::Position;
 
-use crate::catalog::{Catalog, RuleIndex};
-use crate::expectation::{self, Expectation};
-use crate::fixture::{self, Class, Fixture};
-use crate::tree::SuiteTree;
+use crate::suite::catalog::{Catalog, RuleIndex};
+use crate::suite::tree::SuiteTree;
+use expectation::Expectation;
+use fixture::{Class, Fixture};
 
 /// Something wrong with the suite itself (not with a validator): a file that
 /// does not load, a stray file, an expectation that contradicts its fixture.
