@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use mcpdesc_protocol::{Reply, Revision, Validator};
@@ -219,30 +219,17 @@ pub fn apply(root: &Path, changes: &[Change], stale: &[String]) -> Result<(), Wr
 }
 
 fn write_atomically(target: &Path, text: &str) -> Result<(), WriteError> {
-    let parent = target.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent).map_err(at(parent))?;
     let name = target
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     let prefix = format!("{}{name}.", expectation::TEMPORARY_PREFIX);
-    let mut builder = tempfile::Builder::new();
-    builder
-        .prefix(&prefix)
-        .suffix(expectation::TEMPORARY_SUFFIX);
-    // A temporary file is private by default; an expectation is an ordinary
-    // file of the working tree, readable as the umask allows.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temporary = builder.tempfile_in(parent).map_err(at(parent))?;
-    temporary
-        .write_all(text.as_bytes())
-        .and_then(|()| temporary.flush())
-        .map_err(at(temporary.path()))?;
-    temporary
-        .persist(target)
-        .map_err(|error| at(target)(error.error))?;
-    Ok(())
+    crate::file::replace(target, text, &prefix, expectation::TEMPORARY_SUFFIX).map_err(|error| {
+        WriteError::Io {
+            path: error.path,
+            source: error.source,
+        }
+    })
 }
 
 fn remove(path: &Path) -> Result<(), WriteError> {

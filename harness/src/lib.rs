@@ -29,6 +29,7 @@ pub mod bless;
 pub mod emit;
 pub mod event;
 pub mod exit;
+pub mod file;
 pub mod judge;
 pub mod libtest;
 pub mod smoke;

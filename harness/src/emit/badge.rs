@@ -45,7 +45,7 @@
 
 use std::fmt;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -282,29 +282,20 @@ pub fn write(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>, BadgeError> 
     for (stem, badge) in badges(summary) {
         for (extension, text) in [("json", badge.endpoint_json()), ("svg", badge.svg())] {
             let path = dir.join(format!("{stem}.{extension}"));
-            write_atomically(dir, &path, &text)?;
+            write_atomically(&path, &text)?;
             written.push(path);
         }
     }
     Ok(written)
 }
 
-fn write_atomically(dir: &Path, target: &Path, text: &str) -> Result<(), BadgeError> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".badge-").suffix(".tmp");
-    // A temporary file is private by default; a badge is meant to be
-    // published, readable as the umask allows.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temporary = builder.tempfile_in(dir).map_err(at(dir))?;
-    temporary
-        .write_all(text.as_bytes())
-        .and_then(|()| temporary.flush())
-        .map_err(at(temporary.path()))?;
-    temporary
-        .persist(target)
-        .map_err(|error| at(target)(error.error))?;
-    Ok(())
+fn write_atomically(target: &Path, text: &str) -> Result<(), BadgeError> {
+    // A badge is meant to be published: a reader (or a web server) must
+    // never see half of one.
+    crate::file::replace(target, text, ".badge-", ".tmp").map_err(|error| BadgeError {
+        path: error.path,
+        source: error.source,
+    })
 }
 
 /// The pass rate's text: rounded down to one decimal, so only a full pass

@@ -3,9 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
@@ -186,11 +185,7 @@ impl<'s> Markdown<'s> {
                 interruption.name()
             );
         }
-        let rate = |tally: &crate::judge::summary::Tally, level| {
-            tally
-                .rate(level)
-                .map_or_else(|| "–".to_owned(), |rate| format!("{rate:.1}%"))
-        };
+        let rate = text::percent;
         let _ = writeln!(
             text,
             "| revision | cases | skipped | errors | verdict | rules | exact |"
@@ -302,7 +297,6 @@ fn html(text: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-fn write_file(path: &PathBuf, text: &str) -> io::Result<()> {
-    fs::write(path, text)
-        .map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", path.display())))
+fn write_file(path: &Path, text: &str) -> io::Result<()> {
+    crate::file::write_output(path, text).map_err(io::Error::other)
 }

@@ -5,7 +5,6 @@
 //! prose is what a validator or the contract checker said, in fields named
 //! `message` or `explanation`).
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -76,9 +75,7 @@ impl Emitter for ReportFile {
                 let document = report(self.run.take().unwrap_or_default(), finished);
                 let mut text = serde_json::to_string_pretty(&document)?;
                 text.push('\n');
-                fs::write(&self.path, text).map_err(|error| {
-                    io::Error::new(error.kind(), format!("{}: {error}", self.path.display()))
-                })?;
+                crate::file::write_output(&self.path, &text).map_err(io::Error::other)?;
             }
             Event::CaseFinished { .. } => {}
         }

@@ -387,10 +387,7 @@ pub fn summary(summary: &Summary, decisive: Level) -> String {
         "revision", "cases", "skipped", "errors", "verdict", "rules", "exact"
     );
     let row = |text: &mut String, name: &str, tally: &Tally| {
-        let rate = |level| match tally.rate(level) {
-            Some(rate) => format!("{rate:.1}%"),
-            None => "-".to_owned(),
-        };
+        let rate = |level| percent(tally, level);
         let _ = writeln!(
             text,
             "{name:<12} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
@@ -453,10 +450,7 @@ pub fn rules(summary: &Summary, decisive: Level) -> String {
         "rule", "cases", "failed", "verdict", "rules", "exact"
     );
     for (name, (_, tally)) in names.iter().zip(&rows) {
-        let rate = |level| match tally.rate(level) {
-            Some(rate) => format!("{rate:.1}%"),
-            None => "-".to_owned(),
-        };
+        let rate = |level| percent(tally, level);
         let _ = writeln!(
             text,
             "{name:<width$} {:>6} {:>8} {:>9} {:>9} {:>9}",
@@ -468,6 +462,15 @@ pub fn rules(summary: &Summary, decisive: Level) -> String {
         );
     }
     text
+}
+
+/// The pass rate of `tally` at `level` as a table shows it: `97.3%`, or
+/// `-` when no case was judged.
+pub fn percent(tally: &Tally, level: Level) -> String {
+    match tally.rate(level) {
+        Some(rate) => format!("{rate:.1}%"),
+        None => "-".to_owned(),
+    }
 }
 
 /// The widest rule ID the per-rule table shows whole.
