@@ -1,0 +1,301 @@
+//! External validators: any program that speaks the stdio contract, in
+//! session mode (a pool of long-lived processes) or one-shot mode (one
+//! process per case). Every failure of the program becomes the outcome of the
+//! one case it happened on; the process group is killed, a fresh process is
+//! started, and the run goes on.
+
+//!
+//! [`session`] holds the session-mode process and [`oneshot`] the
+//! one-shot call; this module holds what they share, the [`Pool`] that
+//! serves many callers, and the [`Backend`] it is to the scheduler.
+
+mod oneshot;
+mod session;
+
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use mcpdesc_protocol::{Implementation, Reply, Revision, ValidateRequest};
+
+use crate::backend::failure::{Failure, FailureKind};
+use crate::backend::process::Process;
+use crate::backend::schedule::{self, Backend, Schedule};
+use crate::backend::wire;
+use crate::judge::runner::{CaseResult, NotRun, Outcome};
+use crate::suite::case::Case;
+use crate::suite::catalog::RuleIndex;
+
+pub use oneshot::oneshot;
+pub use session::{STOP_GRACE, Session};
+
+/// How the harness talks to the validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One long-lived process per worker, one request in flight each.
+    Session,
+    /// One process per case.
+    Oneshot,
+}
+
+/// An external validator and the limits it runs under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalValidator {
+    /// The program and its arguments.
+    pub argv: Vec<String>,
+    /// Session or one-shot.
+    pub mode: Mode,
+    /// How long one case may take.
+    pub timeout: Duration,
+    /// How long a fresh process may take to answer `start`.
+    pub start_timeout: Duration,
+    /// The longest reply line accepted, in bytes.
+    pub max_line: usize,
+    /// The most diagnostics one reply may carry.
+    pub max_diagnostics: usize,
+    /// How many processes run at once.
+    pub jobs: usize,
+    /// After this many validator failures in a row (crash, timeout, protocol
+    /// error), the remaining cases are reported as not run.
+    pub max_consecutive_failures: usize,
+}
+
+impl ExternalValidator {
+    /// A validator run by `argv` in `mode`, with the default limits.
+    pub fn new(argv: Vec<String>, mode: Mode) -> ExternalValidator {
+        ExternalValidator {
+            argv,
+            mode,
+            timeout: Duration::from_secs(5),
+            start_timeout: Duration::from_secs(10),
+            max_line: 16 * 1024 * 1024,
+            max_diagnostics: wire::DEFAULT_MAX_DIAGNOSTICS,
+            jobs: thread::available_parallelism().map_or(1, usize::from),
+            max_consecutive_failures: 10,
+        }
+    }
+}
+
+impl ExternalValidator {
+    /// What a one-shot validator is taken to be, since it says nothing about
+    /// itself: named after its command, supporting every revision.
+    pub fn oneshot_implementation(&self) -> Implementation {
+        Implementation {
+            name: self.argv.join(" "),
+            revisions: Revision::ALL
+                .iter()
+                .map(|revision| revision.as_str().to_owned())
+                .collect(),
+            ..Implementation::default()
+        }
+    }
+}
+
+impl Failure {
+    fn of(kind: FailureKind, process: Option<&Process>) -> Failure {
+        Failure {
+            kind,
+            stderr: process.map(Process::stderr_tail).unwrap_or_default(),
+        }
+    }
+
+    fn not_started(argv: &[String], error: &std::io::Error) -> Failure {
+        Failure::of(
+            FailureKind::NotStarted {
+                command: argv.join(" "),
+                error: error.to_string(),
+            },
+            None,
+        )
+    }
+
+    /// The case outcome this failure gives.
+    pub fn into_outcome(self) -> Outcome {
+        Outcome::Failed(self)
+    }
+}
+
+/// Why an external validator could not be run at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unavailable {
+    /// The first session process could not be started, or did not answer
+    /// `start` as the contract says.
+    Failed(Failure),
+    /// A one-shot program that names no file, or a name on no `PATH` folder.
+    NotFound {
+        /// The program, as given.
+        program: String,
+    },
+}
+
+/// External validator processes shared by many callers: idle sessions are
+/// kept and reused, one caller per session at a time; in one-shot mode every
+/// call starts its own process.
+#[derive(Debug)]
+pub struct Pool {
+    validator: Arc<ExternalValidator>,
+    implementation: Implementation,
+    idle: Mutex<Vec<Session>>,
+}
+
+impl Pool {
+    /// Starts the first session (in session mode) to learn what the
+    /// validator supports. A one-shot validator says nothing about itself:
+    /// it is named after its command and supports every revision.
+    ///
+    /// # Errors
+    ///
+    /// Why the validator could not be started, with its stderr tail.
+    pub fn start(validator: ExternalValidator) -> Result<Pool, Unavailable> {
+        let validator = Arc::new(validator);
+        let mut idle = Vec::new();
+        let implementation = match validator.mode {
+            Mode::Session => {
+                let mut session = Session::new(Arc::clone(&validator));
+                let implementation = session.start().map_err(Unavailable::Failed)?;
+                idle.push(session);
+                implementation
+            }
+            Mode::Oneshot => {
+                if let Some(program) = validator.argv.first()
+                    && !program_exists(program)
+                {
+                    return Err(Unavailable::NotFound {
+                        program: program.clone(),
+                    });
+                }
+                validator.oneshot_implementation()
+            }
+        };
+        Ok(Pool {
+            validator,
+            implementation,
+            idle: Mutex::new(idle),
+        })
+    }
+
+    /// What the validator said about itself.
+    pub fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    /// The validator's settings.
+    pub fn validator(&self) -> &ExternalValidator {
+        &self.validator
+    }
+
+    /// Validates one case on an idle session (or a new one), or in a fresh
+    /// process in one-shot mode.
+    ///
+    /// # Errors
+    ///
+    /// The validator's [`Failure`] on this case.
+    pub fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        match self.validator.mode {
+            Mode::Oneshot => oneshot(&self.validator, request),
+            Mode::Session => {
+                let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+                let mut session = idle.unwrap_or_else(|| Session::new(Arc::clone(&self.validator)));
+                let reply = session.validate(request);
+                if let Ok(mut idle) = self.idle.lock() {
+                    idle.push(session);
+                }
+                reply
+            }
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let sessions = std::mem::take(
+            &mut *self
+                .idle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        session::stop_all(sessions);
+    }
+}
+
+/// The outcome of running a selection against an external validator.
+#[derive(Debug, Clone)]
+pub struct ExternalRun {
+    /// What the validator said about itself.
+    pub implementation: Implementation,
+    /// One result per case, in case order.
+    pub results: Vec<CaseResult>,
+    /// Why the validator could not be run at all, when it could not.
+    pub unavailable: Option<Unavailable>,
+    /// Whether the run gave up on the validator after too many failures in
+    /// a row (the remaining cases are not run).
+    pub gave_up: bool,
+}
+
+/// Starts `validator` and runs `cases` against it with the one scheduler
+/// ([`schedule::run`]), `validator.jobs` at a time: a convenience for tools
+/// and tests that want the results only.
+pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
+    let pool = match Pool::start(validator.clone()) {
+        Ok(pool) => pool,
+        Err(unavailable) => {
+            let results = cases
+                .iter()
+                .map(|case| CaseResult {
+                    fixture: case.entry.fixture.id(),
+                    revision: case.revision,
+                    outcome: Outcome::NotRun(NotRun::Unavailable),
+                    duration: Duration::ZERO,
+                })
+                .collect();
+            return ExternalRun {
+                implementation: Implementation {
+                    name: validator.argv.join(" "),
+                    ..Implementation::default()
+                },
+                results,
+                unavailable: Some(unavailable),
+                gave_up: false,
+            };
+        }
+    };
+    let run = schedule::run(cases, rules, &pool, &validator.schedule(), &|_, _| {});
+    ExternalRun {
+        implementation: pool.implementation().clone(),
+        results: run.results,
+        unavailable: None,
+        gave_up: run.gave_up,
+    }
+}
+
+impl ExternalValidator {
+    /// How many cases run at once, and when to give up.
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            jobs: self.jobs,
+            max_consecutive_failures: self.max_consecutive_failures,
+        }
+    }
+}
+
+impl Backend for Pool {
+    fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        Pool::call(self, request)
+    }
+}
+
+/// Whether `program` names an existing file (when it holds a `/`) or a file
+/// in a `PATH` folder, as spawning it would look it up.
+fn program_exists(program: &str) -> bool {
+    let path = std::path::Path::new(program);
+    if program.contains('/') {
+        return path.is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
