@@ -4,12 +4,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mcpdesc_protocol::{Reply, Revision, Validator};
 use similar::TextDiff;
 
 use crate::backend::schedule::{Backend as _, InProcess};
+use crate::file::{self, FileError, at};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::{self, Expectation, Finding};
 use crate::suite::fixture::Fixture;
@@ -175,26 +176,6 @@ fn current(set: &SuiteSet, path: &str) -> Option<String> {
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
 }
 
-/// Why writing expectations failed.
-#[derive(Debug, thiserror::Error)]
-pub enum WriteError {
-    /// A file or folder could not be written, renamed or removed.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file or folder concerned.
-        path: PathBuf,
-        /// The error.
-        source: io::Error,
-    },
-}
-
-fn at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
-    move |source| WriteError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Writes `changes` below `root`, then removes the `stale` temporary files.
 /// Each file is written to a temporary file of its own (a unique name in the
 /// same folder) and renamed into place, so an interrupted bless leaves no
@@ -204,11 +185,20 @@ fn at(path: &Path) -> impl FnOnce(io::Error) -> WriteError + '_ {
 /// # Errors
 ///
 /// The first I/O error, with the path it concerns.
-pub fn apply(root: &Path, changes: &[Change], stale: &[String]) -> Result<(), WriteError> {
+pub fn apply(root: &Path, changes: &[Change], stale: &[String]) -> Result<(), FileError> {
     for change in changes {
         let target = root.join(&change.path);
         match &change.new {
-            Some(text) => write_atomically(&target, text)?,
+            Some(text) => {
+                // Named after the file, so that a leftover shows whose it was
+                // and the loader knows it for a temporary file.
+                let name = target
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let prefix = format!("{}{name}.", expectation::TEMPORARY_PREFIX);
+                file::replace(&target, text, &prefix, expectation::TEMPORARY_SUFFIX)?;
+            }
             None => remove(&target)?,
         }
     }
@@ -218,21 +208,7 @@ pub fn apply(root: &Path, changes: &[Change], stale: &[String]) -> Result<(), Wr
     Ok(())
 }
 
-fn write_atomically(target: &Path, text: &str) -> Result<(), WriteError> {
-    let name = target
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!("{}{name}.", expectation::TEMPORARY_PREFIX);
-    crate::file::replace(target, text, &prefix, expectation::TEMPORARY_SUFFIX).map_err(|error| {
-        WriteError::Io {
-            path: error.path,
-            source: error.source,
-        }
-    })
-}
-
-fn remove(path: &Path) -> Result<(), WriteError> {
+fn remove(path: &Path) -> Result<(), FileError> {
     match fs::remove_file(path) {
         Err(error) if error.kind() != io::ErrorKind::NotFound => Err(at(path)(error)),
         _ => Ok(()),
@@ -253,7 +229,7 @@ pub struct TreeLock {
 /// # Errors
 ///
 /// When the folder cannot be opened or locked.
-pub fn lock(root: &Path, exclusive: bool, waiting: impl FnOnce()) -> Result<TreeLock, WriteError> {
+pub fn lock(root: &Path, exclusive: bool, waiting: impl FnOnce()) -> Result<TreeLock, FileError> {
     let folder = fs::File::open(root).map_err(at(root))?;
     let attempt = if exclusive {
         folder.try_lock()

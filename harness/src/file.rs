@@ -13,10 +13,12 @@ pub struct FileError {
     /// The file or folder.
     pub path: PathBuf,
     /// What went wrong.
+    #[source]
     pub source: io::Error,
 }
 
-fn at(path: &Path) -> impl FnOnce(io::Error) -> FileError + '_ {
+/// Turns an I/O error about `path` into a [`FileError`].
+pub(crate) fn at(path: &Path) -> impl FnOnce(io::Error) -> FileError + '_ {
     move |source| FileError {
         path: path.to_path_buf(),
         source,

@@ -45,12 +45,12 @@
 
 use std::fmt;
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::emit::escape;
+use crate::file::{self, FileError};
 use crate::judge::compare::Level;
 use crate::judge::summary::{Summary, Tally};
 
@@ -247,25 +247,6 @@ fn of_tally(label: String, tally: &Tally, level: Level) -> Badge {
     Badge::pass_rate(label, tally.passed_at(level), tally.judged())
 }
 
-/// A badge file that could not be written, or the folder that could not be
-/// created.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", path.display())]
-pub struct BadgeError {
-    /// The file or folder concerned.
-    pub path: PathBuf,
-    /// The error.
-    #[source]
-    pub source: io::Error,
-}
-
-fn at(path: &Path) -> impl FnOnce(io::Error) -> BadgeError + '_ {
-    move |source| BadgeError {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Writes the [`badges`] of `summary` into `dir` (created with its parents
 /// when missing): `STEM.json` and `STEM.svg` for each, in that order.
 /// Each file is written to a temporary file of its own in `dir` and renamed
@@ -276,26 +257,17 @@ fn at(path: &Path) -> impl FnOnce(io::Error) -> BadgeError + '_ {
 ///
 /// The first I/O error, with the path it concerns; the files written before
 /// it stay.
-pub fn write(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>, BadgeError> {
-    fs::create_dir_all(dir).map_err(at(dir))?;
+pub fn write(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>, FileError> {
+    fs::create_dir_all(dir).map_err(file::at(dir))?;
     let mut written = Vec::new();
     for (stem, badge) in badges(summary) {
         for (extension, text) in [("json", badge.endpoint_json()), ("svg", badge.svg())] {
             let path = dir.join(format!("{stem}.{extension}"));
-            write_atomically(&path, &text)?;
+            file::replace(&path, &text, ".badge-", ".tmp")?;
             written.push(path);
         }
     }
     Ok(written)
-}
-
-fn write_atomically(target: &Path, text: &str) -> Result<(), BadgeError> {
-    // A badge is meant to be published: a reader (or a web server) must
-    // never see half of one.
-    crate::file::replace(target, text, ".badge-", ".tmp").map_err(|error| BadgeError {
-        path: error.path,
-        source: error.source,
-    })
 }
 
 /// The pass rate's text: rounded down to one decimal, so only a full pass
