@@ -9,7 +9,7 @@ use mcpdesc_protocol::{Implementation, Reply, Revision};
 use std::time::Duration;
 
 use crate::backend::external::{ExternalValidator, Mode, Session, oneshot};
-use crate::backend::failure::{Awaiting, Failure, FailureKind, ProtocolProblem};
+use crate::backend::failure::{Failure, FailureKind, ProtocolProblem};
 use crate::emit::text;
 
 /// How long smoke waits after each reply for output nobody asked for.
@@ -173,13 +173,9 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 match session.unread_line() {
                     None => Ok(reply),
                     Some(line) => Err(Failure {
-                        kind: FailureKind::Protocol(ProtocolProblem::Reply {
-                            awaiting: Awaiting::Reply,
-                            explanation: format!(
-                                "after its reply the validator wrote another line nobody asked for: {}; \
-                                 write exactly one line per request on stdout, and everything else on stderr",
-                                crate::backend::wire::excerpt(&line)
-                            ),
+                        kind: FailureKind::Protocol(ProtocolProblem::Unrequested {
+                            excerpt: crate::backend::wire::excerpt(&line),
+                            after_reply: true,
                         }),
                         stderr: String::new(),
                     }),

@@ -72,6 +72,27 @@ pub enum Crash {
     },
 }
 
+impl FailureKind {
+    /// What the harness was waiting for when the failure happened, when
+    /// the failure says.
+    pub fn awaiting(&self) -> Option<Awaiting> {
+        match self {
+            FailureKind::TimedOut { awaiting, .. }
+            | FailureKind::Crashed(Crash::OutputEnded { awaiting, .. })
+            | FailureKind::Protocol(
+                ProtocolProblem::Reply { awaiting, .. } | ProtocolProblem::TooLong { awaiting, .. },
+            ) => Some(*awaiting),
+            _ => None,
+        }
+    }
+
+    /// Whether the failure happened while starting a process: it could not
+    /// be started, or did not answer `start`.
+    pub fn while_starting(&self) -> bool {
+        matches!(self, FailureKind::NotStarted { .. }) || self.awaiting() == Some(Awaiting::Start)
+    }
+}
+
 /// What the harness was waiting for when a validator failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -105,10 +126,13 @@ pub enum ProtocolProblem {
         /// The limit, in bytes.
         limit: usize,
     },
-    /// A session-mode line that arrived before any request asked for it.
+    /// A session-mode line that no request asked for.
     Unrequested {
         /// The start of the line.
         excerpt: String,
+        /// When it was noticed: `true` right after a reply (smoke waits a
+        /// moment for such lines), `false` before the next request.
+        after_reply: bool,
     },
     /// A one-shot validator wrote more than one line on stdout.
     ExtraLine {

@@ -345,8 +345,11 @@ fn failed(failure: &Failure) -> Value {
                 } => {
                     json!({"problem": "line-too-long", "awaiting": awaiting(*what), "limitBytes": limit})
                 }
-                ProtocolProblem::Unrequested { excerpt } => {
-                    json!({"problem": "unrequested-line", "excerpt": excerpt})
+                ProtocolProblem::Unrequested {
+                    excerpt,
+                    after_reply,
+                } => {
+                    json!({"problem": "unrequested-line", "excerpt": excerpt, "afterReply": after_reply})
                 }
                 ProtocolProblem::ExtraLine { explanation } => {
                     json!({"problem": "extra-line", "explanation": explanation})

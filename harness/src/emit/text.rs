@@ -109,23 +109,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         Outcome::Failed(failure) => {
             // On a case, a failure to start is that of a restart: the first
             // start was made before any case ran.
-            let at_start = matches!(
-                failure.kind,
-                FailureKind::NotStarted { .. }
-                    | FailureKind::TimedOut {
-                        awaiting: Awaiting::Start,
-                        ..
-                    }
-                    | FailureKind::Crashed(Crash::OutputEnded {
-                        awaiting: Awaiting::Start,
-                        ..
-                    })
-                    | FailureKind::Protocol(ProtocolProblem::Reply {
-                        awaiting: Awaiting::Start,
-                        ..
-                    })
-            );
-            let what = if at_start {
+            let what = if failure.kind.while_starting() {
                 format!(
                     "while (re)starting the validator: {}",
                     failure_text(&failure.kind)
@@ -163,10 +147,15 @@ fn indented(text: &mut String, label: &str, message: &str, stderr: &str) {
         return;
     }
     let _ = writeln!(text, "    stderr (last lines):");
-    let lines: Vec<&str> = stderr.lines().collect();
-    for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
+    for line in last_lines(&stderr) {
         let _ = writeln!(text, "      {line}");
     }
+}
+
+/// The last [`STDERR_LINES`] lines of a validator's stderr.
+fn last_lines(stderr: &str) -> impl Iterator<Item = &str> {
+    let count = stderr.lines().count();
+    stderr.lines().skip(count.saturating_sub(STDERR_LINES))
 }
 
 /// How many of the last lines of a validator's stderr a report quotes.
@@ -236,9 +225,17 @@ pub fn failure_text(kind: &FailureKind) -> String {
                 "the reply to {} is a line longer than the limit ({limit} bytes)",
                 awaited(awaiting)
             ),
-            ProtocolProblem::Unrequested { excerpt } => format!(
-                "before this request the validator wrote a line nobody asked for: {excerpt}; \
-                 write exactly one line per request on stdout, and everything else on stderr"
+            ProtocolProblem::Unrequested {
+                excerpt,
+                after_reply,
+            } => format!(
+                "{} line nobody asked for: {excerpt}; \
+                 write exactly one line per request on stdout, and everything else on stderr",
+                if *after_reply {
+                    "after its reply the validator wrote another"
+                } else {
+                    "before this request the validator wrote a"
+                }
             ),
         },
     }
@@ -270,8 +267,7 @@ pub fn failure_with_stderr(failure: &Failure) -> String {
     let stderr = failure.stderr.trim_end();
     if !stderr.is_empty() {
         text.push_str("\nstderr (last lines):");
-        let lines: Vec<&str> = stderr.lines().collect();
-        for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
+        for line in last_lines(stderr) {
             text.push_str("\n  ");
             text.push_str(line);
         }

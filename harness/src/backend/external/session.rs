@@ -111,6 +111,7 @@ impl Session {
             return Err(protocol(
                 ProtocolProblem::Unrequested {
                     excerpt: wire::excerpt(&line),
+                    after_reply: false,
                 },
                 process,
             ));
