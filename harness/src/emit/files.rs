@@ -36,24 +36,28 @@ impl<'s> Junit<'s> {
     fn document(&self, finished: &RunFinished<'_>) -> Result<String, quick_junit::SerializeError> {
         let mut suites: BTreeMap<(String, String), TestSuite> = BTreeMap::new();
         for result in finished.results {
-            let suite_name = result
-                .fixture
-                .split('/')
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let key = (suite_name.clone(), result.revision.as_str().to_owned());
-            let suite = suites
+            let (suite, name) = self.names(result);
+            let key = (suite.to_owned(), result.revision.as_str().to_owned());
+            let testsuite = suites
                 .entry(key)
-                .or_insert_with(|| TestSuite::new(format!("{suite_name}@{}", result.revision)));
-            suite.add_test_case(self.case(result));
+                .or_insert_with(|| TestSuite::new(format!("{suite}@{}", result.revision)));
+            testsuite.add_test_case(self.case(result, suite, name));
         }
         let mut report = Report::new("mcpdesc-conformance");
         report.add_test_suites(suites.into_values());
         report.to_string()
     }
 
-    fn case(&self, result: &CaseResult) -> TestCase {
+    /// The suite and fixture name of a result's case, from the suite (not
+    /// from the text of its ID).
+    fn names<'r>(&'r self, result: &'r CaseResult) -> (&'r str, &'r str) {
+        match self.set.entry(&result.fixture) {
+            Some(entry) => (&entry.fixture.suite, &entry.fixture.name),
+            None => ("", &result.fixture),
+        }
+    }
+
+    fn case(&self, result: &CaseResult, suite: &str, name: &str) -> TestCase {
         let status = match (&result.outcome, result.outcome.passes(self.level)) {
             (_, Some(true)) => TestCaseStatus::success(),
             (Outcome::Compared(_), Some(false)) => {
@@ -83,20 +87,8 @@ impl<'s> Junit<'s> {
                 status
             }
         };
-        let name = result
-            .fixture
-            .split_once('/')
-            .map_or(result.fixture.as_str(), |(_, name)| name)
-            .to_owned();
         let mut case = TestCase::new(format!("{name}@{}", result.revision), status);
-        case.set_classname(
-            result
-                .fixture
-                .split('/')
-                .next()
-                .unwrap_or_default()
-                .to_owned(),
-        );
+        case.set_classname(suite.to_owned());
         case.set_time(result.duration);
         case
     }
