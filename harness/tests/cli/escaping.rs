@@ -26,8 +26,7 @@ fn assert_inert(output: &[u8], what: &str) {
 
 #[test]
 fn what_a_validator_says_is_escaped_in_the_report() {
-    let script = super::external_support::support("hostile_validator.py");
-    let command = format!("python3 '{}'", script.display());
+    let command = super::external_support::python("hostile_validator.py", "");
     let output = harness()
         .args([
             "run",
@@ -87,8 +86,7 @@ fn what_a_fixture_says_is_escaped_in_the_report() {
 
 #[test]
 fn what_an_adapter_says_is_escaped_by_smoke() {
-    let script = super::external_support::support("hostile_validator.py");
-    let command = format!("python3 '{}'", script.display());
+    let command = super::external_support::python("hostile_validator.py", "");
     let output = harness()
         .args(["smoke", "--timeout", "5", "--validator", &command])
         .output()

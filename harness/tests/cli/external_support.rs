@@ -23,6 +23,12 @@ pub fn support(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The command line that runs the Python script `script` of
+/// `harness/tests/support/` with `arguments`.
+pub fn python(script: &str, arguments: &str) -> String {
+    format!("python3 '{}' {arguments}", support(script).display())
+}
+
 /// A text no other process on the machine has in its command line.
 pub fn marker() -> String {
     static COUNT: AtomicUsize = AtomicUsize::new(0);

@@ -3,16 +3,13 @@
 
 use std::time::Duration;
 
-use super::external_support::{MiniSuite, left_behind, marker, outcomes, run, support};
+use super::external_support::{MiniSuite, left_behind, marker, outcomes, python, run, support};
 use super::*;
 
 /// The command line of the flooding validator, answering `count`
 /// diagnostics to every case.
 fn flooding(count: usize) -> String {
-    format!(
-        "python3 '{}' {count}",
-        support("flooding_validator.py").display()
-    )
+    python("flooding_validator.py", &count.to_string())
 }
 
 /// The whole suite against a validator answering every case with 10,000
@@ -91,9 +88,9 @@ fn a_reply_with_more_diagnostics_than_max_diagnostics_is_a_protocol_error() {
 #[test]
 fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
     let marker = marker();
-    let validator = format!(
-        "python3 '{}' --marker {marker} crash 1",
-        support("misbehaving_validator.py").display()
+    let validator = python(
+        "misbehaving_validator.py",
+        &format!("--marker {marker} crash 1"),
     );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("report.json");

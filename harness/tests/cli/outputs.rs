@@ -12,27 +12,16 @@ use super::external_support::{MiniSuite, marker};
 use super::schemas::{assert_valid, schemas};
 use super::*;
 
-/// Runs `run ARGS --report FILE --format json` on the small suite and
-/// returns the exit status, the report and the events.
+/// Runs `run ARGS --format json` on the small suite and returns the exit
+/// status, the report it wrote and the events it printed.
 fn report_of(suite: &MiniSuite, args: &[&str]) -> (Option<i32>, Value, Vec<Value>) {
-    let file = suite.dir.path().join("report.json");
-    let output = harness()
-        .arg("run")
-        .arg("--suite-dir")
-        .arg(suite.dir.path())
-        .args(args)
-        .arg("--report")
-        .arg(&file)
-        .args(["--format", "json"])
-        .timeout(Duration::from_secs(300))
-        .output()
-        .unwrap();
-    let events: Vec<Value> = stdout_of(&output)
+    let run = super::external_support::run(suite, &[args, &["--format", "json"]].concat());
+    let events: Vec<Value> = run
+        .stdout
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{error}: {line}")))
         .collect();
-    let report: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-    (output.status.code(), report, events)
+    (run.code, run.report, events)
 }
 
 /// What each case's outcome is, by kind, from a report.

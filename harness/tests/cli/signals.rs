@@ -120,9 +120,9 @@ fn sighup_kills_every_validator_group_and_exits_129() {
 #[test]
 fn validators_that_ignore_stop_are_killed_together_after_one_grace() {
     let marker = marker();
-    let validator = format!(
-        "python3 '{}' --marker {marker} ignore-stop",
-        super::external_support::support("misbehaving_validator.py").display()
+    let validator = super::external_support::python(
+        "misbehaving_validator.py",
+        &format!("--marker {marker} ignore-stop"),
     );
     let started = Instant::now();
     let output = harness()

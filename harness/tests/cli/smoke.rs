@@ -3,8 +3,7 @@
 use super::*;
 
 fn smoke(mistake: &str) -> (Option<i32>, String) {
-    let script = super::external_support::support("faulty_adapter.py");
-    let command = format!("python3 '{}' {mistake}", script.display());
+    let command = super::external_support::python("faulty_adapter.py", mistake);
     let output = harness()
         .args([
             "smoke",
@@ -55,8 +54,7 @@ fn an_adapter_announcing_no_revision_of_the_smoke_cases_fails_as_nothing_was_sen
 
 /// Runs the faulty adapter making `mistake` on the cases of `fixture`.
 fn run_adapter(mistake: &str, fixture: &str) -> (Option<i32>, String) {
-    let script = super::external_support::support("faulty_adapter.py");
-    let command = format!("python3 '{}' {mistake}", script.display());
+    let command = super::external_support::python("faulty_adapter.py", mistake);
     let output = harness()
         .args([
             "run",
@@ -163,8 +161,7 @@ fn each_mistake_is_explained() {
 
 #[test]
 fn a_run_in_which_every_case_is_skipped_is_not_a_pass() {
-    let script = super::external_support::support("faulty_adapter.py");
-    let command = format!("python3 '{}' future-revisions-only", script.display());
+    let command = super::external_support::python("faulty_adapter.py", "future-revisions-only");
     let output = harness()
         .args(["run", "--suite", "document", "--validator", &command])
         .output()
