@@ -108,11 +108,6 @@ impl Failure {
             None,
         )
     }
-
-    /// The case outcome this failure gives.
-    pub fn into_outcome(self) -> Outcome {
-        Outcome::Failed(self)
-    }
 }
 
 /// Why an external validator could not be run at all.
