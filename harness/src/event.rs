@@ -82,7 +82,10 @@ pub struct RunOptions {
 /// How a run ended.
 #[derive(Debug, Clone, Copy)]
 pub struct RunFinished<'a> {
-    /// Every result, in case order.
+    /// Every case, in case order.
+    pub cases: &'a [Case<'a>],
+    /// Every result, in case order: `results[i]` is the result of
+    /// `cases[i]`.
     pub results: &'a [CaseResult],
     /// Their tallies.
     pub summary: &'a Summary,

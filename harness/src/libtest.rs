@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use mcpdesc_protocol::{Reply, Revision, ValidateRequest, Validator};
+use mcpdesc_protocol::{Reply, ValidateRequest, Validator};
 
+use crate::SuiteError;
+use crate::backend::external::Unavailable;
 use crate::backend::external::{ExternalValidator, Mode, Pool};
-use crate::backend::process::split_command;
+use crate::backend::process::{CommandError, split_command};
 use crate::backend::schedule::{Backend, InProcess};
 use crate::emit::escape;
 use crate::emit::text;
@@ -122,12 +124,18 @@ pub fn trials_from_environment(
     match target {
         Ok(target) => trials(
             Arc::new(target),
-            load_suite(settings.suite_dir.as_deref()),
+            SuiteTree::open(settings.suite_dir.as_deref()).map(SuiteSet::load),
             settings.level,
         ),
-        Err(message) => vec![Trial::test("validator::start", move || {
-            Err(Failed::from(message))
-        })],
+        Err(error) => {
+            let message = match error {
+                TargetError::Command(error) => error.to_string(),
+                TargetError::Unavailable(unavailable) => text::unavailable(&unavailable),
+            };
+            vec![Trial::test("validator::start", move || {
+                Err(Failed::from(message))
+            })]
+        }
     }
 }
 
@@ -163,10 +171,47 @@ impl Default for Settings {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{variable}: {problem}")]
 pub struct EnvironmentError {
-    /// The variable's name.
+    /// The variable's name, with control characters escaped.
     pub variable: String,
-    /// What is wrong with it: what was given and what is accepted.
-    pub problem: String,
+    /// What is wrong with it.
+    pub problem: EnvironmentProblem,
+}
+
+/// What is wrong with an environment variable: what was given (with
+/// control characters escaped) and what is accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EnvironmentProblem {
+    /// A `MCPDESC_*` name that is not one of [`VARIABLES`].
+    #[error(
+        "not a variable the test binary reads (it reads {known}); a misspelt name would be \
+         silently ignored, so it is an error",
+        known = VARIABLES.join(", ")
+    )]
+    Unknown,
+    /// The value is not UTF-8.
+    #[error("{0} is not UTF-8")]
+    NotUtf8(String),
+    /// The validator command line does not split into words.
+    #[error("`{given}`: {error}")]
+    Command {
+        /// The value.
+        given: String,
+        /// Why it does not split.
+        error: CommandError,
+    },
+    /// The one-shot switch is neither `0` nor `1`.
+    #[error("`{0}` is neither `1` (one-shot mode) nor `0` (session mode)")]
+    NotASwitch(String),
+    /// One-shot mode is asked for without an external validator.
+    #[error(
+        "`1` asks for one-shot mode, but {VALIDATOR_VARIABLE} names no external validator to \
+         run that way"
+    )]
+    OneshotWithoutValidator,
+    /// The level is not one of the three.
+    #[error("`{0}` is not a level: give `verdict`, `rules` or `exact`")]
+    NotALevel(String),
 }
 
 impl Settings {
@@ -201,9 +246,9 @@ impl Settings {
                 }
                 VALIDATOR_VARIABLE | ONESHOT_VARIABLE | LEVEL_VARIABLE => match value.to_str() {
                     Some(given) => settings.read(&variable, given, &mut oneshot),
-                    None => Err(format!("{value:?} is not UTF-8")),
+                    None => Err(EnvironmentProblem::NotUtf8(format!("{value:?}"))),
                 },
-                _ => Err(not_read()),
+                _ => Err(EnvironmentProblem::Unknown),
             };
             if let Err(problem) = read {
                 errors.push(EnvironmentError { variable, problem });
@@ -215,10 +260,7 @@ impl Settings {
             } else {
                 errors.push(EnvironmentError {
                     variable: ONESHOT_VARIABLE.to_owned(),
-                    problem: format!(
-                        "`1` asks for one-shot mode, but {VALIDATOR_VARIABLE} names no \
-                         external validator to run that way"
-                    ),
+                    problem: EnvironmentProblem::OneshotWithoutValidator,
                 });
             }
         }
@@ -232,59 +274,51 @@ impl Settings {
     /// Takes `given`, the value of `variable` (one of the text variables),
     /// into the settings; a one-shot switch goes to `oneshot`, to be checked
     /// against the validator once every variable is read.
-    fn read(&mut self, variable: &str, given: &str, oneshot: &mut bool) -> Result<(), String> {
+    fn read(
+        &mut self,
+        variable: &str,
+        given: &str,
+        oneshot: &mut bool,
+    ) -> Result<(), EnvironmentProblem> {
         // What the messages quote, with control characters escaped.
-        let text = escape::line(given);
+        let text = || escape::line(given).into_owned();
         match variable {
             VALIDATOR_VARIABLE if given.trim().is_empty() => {}
             VALIDATOR_VARIABLE => match split_command(given) {
                 Ok(_) => self.validator = Some(given.to_owned()),
-                Err(problem) => return Err(format!("`{text}`: {problem}")),
+                Err(error) => {
+                    return Err(EnvironmentProblem::Command {
+                        given: text(),
+                        error,
+                    });
+                }
             },
             ONESHOT_VARIABLE => match given {
                 "1" => *oneshot = true,
                 "0" => *oneshot = false,
-                _ => {
-                    return Err(format!(
-                        "`{text}` is neither `1` (one-shot mode) nor `0` (session mode)"
-                    ));
-                }
+                _ => return Err(EnvironmentProblem::NotASwitch(text())),
             },
             LEVEL_VARIABLE => match given.parse::<Level>() {
                 Ok(level) => self.level = level,
-                Err(_) => {
-                    return Err(format!(
-                        "`{text}` is not a level: give `verdict`, `rules` or `exact`"
-                    ));
-                }
+                Err(_) => return Err(EnvironmentProblem::NotALevel(text())),
             },
-            _ => return Err(not_read()),
+            _ => return Err(EnvironmentProblem::Unknown),
         }
         Ok(())
     }
 }
 
-/// What is wrong with a `MCPDESC_*` variable that the test binary does not
-/// read.
-fn not_read() -> String {
-    format!(
-        "not a variable the test binary reads (it reads {}); \
-         a misspelt name would be silently ignored, so it is an error",
-        VARIABLES.join(", ")
-    )
+/// Why the external validator a test binary was pointed at cannot be used.
+enum TargetError {
+    Command(CommandError),
+    Unavailable(Unavailable),
 }
 
-fn external_target(line: &str, mode: Mode) -> Result<Target, String> {
-    let argv = split_command(line)?;
+fn external_target(line: &str, mode: Mode) -> Result<Target, TargetError> {
+    let argv = split_command(line).map_err(TargetError::Command)?;
     Pool::start(ExternalValidator::new(argv, mode))
         .map(Target::external)
-        .map_err(|unavailable| text::unavailable(&unavailable))
-}
-
-fn load_suite(dir: Option<&std::path::Path>) -> Result<SuiteSet, String> {
-    SuiteTree::open(dir)
-        .map(SuiteSet::load)
-        .map_err(|error| error.to_string())
+        .map_err(TargetError::Unavailable)
 }
 
 /// The validator the trials call: any [`Backend`], the same one `run`
@@ -324,10 +358,11 @@ impl Target {
 /// A case under a revision that `target` does not announce is marked
 /// ignored: it does not run unless libtest is asked for ignored tests, and
 /// then it ends ignored too (see [`check_case`]).
-pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) -> Vec<Trial> {
+pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Level) -> Vec<Trial> {
     let set = match set {
         Ok(set) => Arc::new(set),
-        Err(message) => {
+        Err(error) => {
+            let message = error.to_string();
             return vec![Trial::test("suite::load", move || {
                 Err(Failed::from(message))
             })];
@@ -345,8 +380,7 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) 
         // The case ID, as `list` prints it and `--filter` takes it, so one
         // spelling selects a case everywhere.
         let name = case.id();
-        let fixture = case.entry.fixture.id();
-        let revision = case.revision;
+        let (index, revision) = (case.index, case.revision);
         let announced = supported.iter().any(|name| name == revision.as_str());
         let (set, target, supported) = (
             Arc::clone(&set),
@@ -354,10 +388,18 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) 
             Arc::clone(&supported),
         );
         let trial = Trial::ignorable_test(name, move || {
-            match check_case(&set, &fixture, revision, &target, &supported, level) {
-                Ok(Checked::Passed) => Ok(Completion::Completed),
-                Ok(Checked::Ignored(reason)) => Ok(Completion::ignored_with(reason)),
-                Err(text) => Err(Failed::from(text)),
+            let Some(entry) = set.get(index) else {
+                return Err(Failed::from("the case is gone from the suite (a bug)"));
+            };
+            let case = Case {
+                entry,
+                index,
+                revision,
+            };
+            match check_case(&set, &case, &target, &supported, level) {
+                Checked::Passed => Ok(Completion::Completed),
+                Checked::Ignored(reason) => Ok(Completion::ignored_with(reason)),
+                Checked::Failed(report) => Err(Failed::from(report)),
             }
         });
         trials.push(trial.with_ignored_flag(!announced));
@@ -365,51 +407,48 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, String>, level: Level) 
     trials
 }
 
-/// How a case that did not fail ended.
+/// How one trial ended, with the text libtest shows for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Checked {
     /// It passed at the level asked for.
     Passed,
     /// The validator did not take it: it does not announce the case's
     /// revision, or it answered `skipped`. The reason names the revision.
     Ignored(String),
+    /// It failed: the failure report, as `run` prints it (its first line
+    /// names the fixture and the revision).
+    Failed(String),
 }
 
-/// What one trial does: runs the case of fixture `fixture` under `revision`
-/// against `target` (which supports the revisions `supported`) and judges it
-/// at `level`.
-///
-/// # Errors
-///
-/// The failure report, as `run` prints it (its first line names the fixture
-/// and the revision), or a note that the fixture is not in the suite.
+/// What one trial does: runs `case` of `set` against `target` (which
+/// supports the revisions `supported`) and judges it at `level`.
 pub fn check_case(
     set: &SuiteSet,
-    fixture: &str,
-    revision: Revision,
+    case: &Case<'_>,
     target: &Target,
     supported: &[String],
     level: Level,
-) -> Result<Checked, String> {
-    let entry = set
-        .entry(fixture)
-        .ok_or_else(|| format!("no fixture `{fixture}` in the suite"))?;
-    let case = Case { entry, revision };
-    let result = runner::judge(&case, &set.rules, supported, |request| target.call(request));
+) -> Checked {
+    let result = runner::judge(case, &set.rules, supported, |request| target.call(request));
     if let Outcome::Skipped(reason) = &result.outcome {
         let reason = text::skip_text(reason);
-        return Ok(Checked::Ignored(format!(
-            "under {revision}: {}",
+        return Checked::Ignored(format!(
+            "under {}: {}",
+            case.revision,
             escape::line(&reason)
-        )));
+        ));
     }
     match result.outcome.passes(level) {
-        Some(true) => Ok(Checked::Passed),
-        Some(false) => Err(text::failure(set, &result, level)
-            .unwrap_or_else(|| format!("FAIL {fixture} under {revision}: {:?}", result.outcome))),
-        None => Err(format!(
-            "FAIL {fixture} under {revision}: not judged ({:?})",
-            result.outcome
-        )),
+        Some(true) => Checked::Passed,
+        // Interrupted is the one outcome that neither passes nor fails and
+        // is not a skip; a trial cannot be interrupted, but it must not pass.
+        _ => Checked::Failed(text::failure(set, &result, level).unwrap_or_else(|| {
+            format!(
+                "FAIL {}: not judged ({:?})",
+                escape::line(&case.id()),
+                result.outcome
+            )
+        })),
     }
 }

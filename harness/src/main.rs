@@ -442,6 +442,7 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     };
     let status = Status::of_run(&run.results, &summary, end, level);
     emitters.emit(&Event::RunFinished(RunFinished {
+        cases: &cases,
         results: &run.results,
         summary: &summary,
         end,

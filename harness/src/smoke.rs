@@ -146,7 +146,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
     let mut judged = 0;
     let mut unsent_revisions = BTreeSet::new();
     for id in FIXTURES {
-        let Some(entry) = set.entry(id) else {
+        let Some(entry) = set.find(id).and_then(|index| set.get(index)) else {
             continue;
         };
         let Ok(document) = &entry.fixture.document else {

@@ -28,64 +28,29 @@ const EXIT_GRACE: Duration = Duration::from_millis(100);
 /// its stderr before quoting the tail.
 const STDERR_SETTLE: Duration = Duration::from_millis(250);
 
+/// A validator command line that does not split into words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// It has no words at all.
+    #[error("the validator command is empty")]
+    Empty,
+    /// A quote is not closed, or the line ends in a lone backslash.
+    #[error("`{0}` has a quote that is not closed or ends in a lone backslash")]
+    Unbalanced(String),
+}
+
 /// Splits a command line into words, the way a POSIX shell would for plain
-/// words, single quotes, double quotes and backslashes (no expansion).
+/// words, single quotes, double quotes, backslashes and `#` comments (no
+/// expansion: `$HOME` stays as written).
 ///
 /// # Errors
 ///
-/// An explanation for an empty command or an unclosed quote.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if let Some(done) = word.take() {
-                    words.push(done);
-                }
-            }
-            '\'' => {
-                let current = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => current.push(c),
-                        None => return Err(format!("unclosed single quote in `{line}`")),
-                    }
-                }
-            }
-            '"' => {
-                let current = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => current.push(c),
-                            Some(c) => {
-                                current.push('\\');
-                                current.push(c);
-                            }
-                            None => return Err(format!("unclosed double quote in `{line}`")),
-                        },
-                        Some(c) => current.push(c),
-                        None => return Err(format!("unclosed double quote in `{line}`")),
-                    }
-                }
-            }
-            '\\' => {
-                if let Some(c) = chars.next() {
-                    word.get_or_insert_with(String::new).push(c);
-                }
-            }
-            c => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    if let Some(done) = word {
-        words.push(done);
-    }
+/// [`CommandError`] for an empty command or an unclosed quote.
+pub fn split_command(line: &str) -> Result<Vec<String>, CommandError> {
+    let words = shlex::split(line).ok_or_else(|| CommandError::Unbalanced(line.to_owned()))?;
     if words.is_empty() {
-        return Err("the validator command is empty".to_owned());
+        return Err(CommandError::Empty);
     }
     Ok(words)
 }
@@ -427,7 +392,7 @@ fn text_of(line: Vec<u8>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::split_command;
+    use super::{CommandError, split_command};
 
     #[test]
     fn splits_like_a_shell_without_expansion() {
@@ -439,8 +404,19 @@ mod tests {
             split_command(r#"run 'a b' "c \"d\"" e\ f '' $HOME"#).unwrap(),
             ["run", "a b", "c \"d\"", "e f", "", "$HOME"]
         );
-        assert!(split_command("  ").is_err());
-        assert!(split_command("a 'b").is_err());
-        assert!(split_command("a \"b").is_err());
+        assert_eq!(split_command("  "), Err(CommandError::Empty));
+        assert_eq!(split_command("# only a comment"), Err(CommandError::Empty));
+        assert!(matches!(
+            split_command("a 'b"),
+            Err(CommandError::Unbalanced(_))
+        ));
+        assert!(matches!(
+            split_command("a \"b"),
+            Err(CommandError::Unbalanced(_))
+        ));
+        assert!(matches!(
+            split_command("a b\\"),
+            Err(CommandError::Unbalanced(_))
+        ));
     }
 }

@@ -141,7 +141,7 @@ pub fn run(
                         break;
                     };
                     let result = if interrupt::received().is_some() {
-                        runner::interrupted(case)
+                        runner::without_call(case, Outcome::Interrupted)
                     } else {
                         runner::judge(case, rules, supported, |request| {
                             gate.enter()?;
@@ -172,12 +172,7 @@ pub fn run(
         .iter()
         .zip(slots)
         .map(|(case, slot)| {
-            slot.unwrap_or_else(|| CaseResult {
-                fixture: case.entry.fixture.id(),
-                revision: case.revision,
-                outcome: Outcome::NotRun(NotRun::Lost),
-                duration: Duration::ZERO,
-            })
+            slot.unwrap_or_else(|| runner::without_call(case, Outcome::NotRun(NotRun::Lost)))
         })
         .collect();
     Run {

@@ -15,6 +15,7 @@ use crate::event::{Event, RunFinished};
 use crate::judge::compare::Level;
 use crate::judge::runner::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
+use crate::suite::case::Case;
 
 use super::Emitter;
 
@@ -35,8 +36,8 @@ impl<'s> Junit<'s> {
 
     fn document(&self, finished: &RunFinished<'_>) -> Result<String, quick_junit::SerializeError> {
         let mut suites: BTreeMap<(String, String), TestSuite> = BTreeMap::new();
-        for result in finished.results {
-            let (suite, name) = self.names(result);
+        for (case, result) in finished.cases.iter().zip(finished.results) {
+            let (suite, name) = (&case.entry.fixture.suite, &case.entry.fixture.name);
             let key = (suite.to_owned(), result.revision.as_str().to_owned());
             let testsuite = suites
                 .entry(key)
@@ -46,15 +47,6 @@ impl<'s> Junit<'s> {
         let mut report = Report::new("mcpdesc-conformance");
         report.add_test_suites(suites.into_values());
         report.to_string()
-    }
-
-    /// The suite and fixture name of a result's case, from the suite (not
-    /// from the text of its ID).
-    fn names<'r>(&'r self, result: &'r CaseResult) -> (&'r str, &'r str) {
-        match self.set.entry(&result.fixture) {
-            Some(entry) => (&entry.fixture.suite, &entry.fixture.name),
-            None => ("", &result.fixture),
-        }
     }
 
     fn case(&self, result: &CaseResult, suite: &str, name: &str) -> TestCase {
@@ -221,22 +213,22 @@ impl<'s> Markdown<'s> {
                 );
             }
         }
-        let failures: Vec<(&CaseResult, String)> = finished
-            .results
+        let failures: Vec<(&Case<'_>, String)> = finished
+            .cases
             .iter()
-            .filter_map(|result| {
-                text::failure(self.set, result, self.level).map(|text| (result, text))
+            .zip(finished.results)
+            .filter_map(|(case, result)| {
+                text::failure(self.set, result, self.level).map(|text| (case, text))
             })
             .collect();
         if !failures.is_empty() {
             let _ = writeln!(text, "\n### Failures\n");
-            for (result, failure) in failures.iter().take(MARKDOWN_FAILURES) {
+            for (case, failure) in failures.iter().take(MARKDOWN_FAILURES) {
                 let fence = fence_for(failure);
                 let _ = writeln!(
                     text,
-                    "<details><summary><code>{}@{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
-                    html(&result.fixture),
-                    result.revision,
+                    "<details><summary><code>{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
+                    html(&case.id()),
                     failure
                 );
             }

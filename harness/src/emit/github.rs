@@ -41,7 +41,7 @@ impl<'s, W: Write> Annotations<'s, W> {
     }
 
     fn annotate(&mut self, result: &CaseResult) -> io::Result<()> {
-        let Some(entry) = self.set.entry(&result.fixture) else {
+        let Some(entry) = self.set.get(result.entry) else {
             return Ok(());
         };
         let fixture = &entry.fixture;
@@ -55,7 +55,7 @@ impl<'s, W: Write> Annotations<'s, W> {
                 .and_then(|document| document.locations.get(pointer))
                 .map_or(1, |position| position.line)
         };
-        let case = format!("{}@{}", result.fixture, result.revision);
+        let case = format!("{}@{}", fixture.id(), result.revision);
         let mut notes: Vec<(usize, String, String)> = Vec::new();
         match &result.outcome {
             Outcome::Compared(comparison) => {

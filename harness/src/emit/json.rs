@@ -15,8 +15,9 @@ use serde_json::{Map, Value, json};
 use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
-use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unjudgeable};
 use crate::judge::summary::{Summary, Tally};
+use crate::suite::case::Case;
 use crate::suite::expectation::Finding;
 
 use super::Emitter;
@@ -40,7 +41,11 @@ impl<W: Write> Emitter for JsonLines<W> {
     fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
         let (name, body) = match event {
             Event::RunStarted(started) => ("run-started", run(started)),
-            Event::CaseFinished { index, result, .. } => ("case-finished", case(*index, result)),
+            Event::CaseFinished {
+                index,
+                case: which,
+                result,
+            } => ("case-finished", case(*index, which, result)),
             Event::RunFinished(finished) => ("run-finished", end(finished)),
         };
         // The event's name first, so that a reader sees what it is at once.
@@ -87,10 +92,11 @@ impl Emitter for ReportFile {
 /// rule × revision matrix.
 pub fn report(run: Map<String, Value>, finished: &RunFinished<'_>) -> Value {
     let cases: Vec<Value> = finished
-        .results
+        .cases
         .iter()
+        .zip(finished.results)
         .enumerate()
-        .map(|(index, result)| Value::Object(case(index, result)))
+        .map(|(index, (which, result))| Value::Object(case(index, which, result)))
         .collect();
     let matrix: Vec<Value> = finished
         .summary
@@ -197,8 +203,8 @@ fn tally_value(tally: &Tally) -> Map<String, Value> {
     value
 }
 
-/// One case's result as JSON.
-pub fn case(index: usize, result: &CaseResult) -> Map<String, Value> {
+/// The result of `which`, the case at `index` in the run, as JSON.
+pub fn case(index: usize, which: &Case<'_>, result: &CaseResult) -> Map<String, Value> {
     let passes: Map<String, Value> = Level::ALL
         .iter()
         .map(|level| {
@@ -213,11 +219,8 @@ pub fn case(index: usize, result: &CaseResult) -> Map<String, Value> {
         .collect();
     let mut value = Map::new();
     value.insert("index".into(), index.into());
-    value.insert(
-        "id".into(),
-        format!("{}@{}", result.fixture, result.revision).into(),
-    );
-    value.insert("fixture".into(), result.fixture.as_str().into());
+    value.insert("id".into(), which.id().into());
+    value.insert("fixture".into(), which.entry.fixture.id().into());
     value.insert("revision".into(), revision(result.revision));
     value.insert("passes".into(), Value::Object(passes));
     value.insert("durationMs".into(), millis(result.duration).into());
@@ -255,7 +258,19 @@ pub fn outcome(outcome: &Outcome) -> Value {
             };
             json!({"kind": "not-run", "reason": reason, "failuresInARow": failures})
         }
-        Outcome::SuiteError(problem) => json!({"kind": "suite-error", "message": problem}),
+        Outcome::SuiteError(why) => {
+            let (file, position) = match why {
+                Unjudgeable::Broken(problem) => (Some(problem.file.as_str()), problem.position),
+                _ => (None, None),
+            };
+            json!({
+                "kind": "suite-error",
+                "message": why.to_string(),
+                "file": file,
+                "line": position.map(|at| at.line),
+                "column": position.map(|at| at.column),
+            })
+        }
         Outcome::Interrupted => json!({"kind": "interrupted"}),
     }
 }

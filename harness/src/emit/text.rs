@@ -26,8 +26,10 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     if result.outcome.passes(level) != Some(false) {
         return None;
     }
-    let entry = set.entry(&result.fixture);
-    let fixture = entry.map(|entry| &entry.fixture);
+    let fixture = set.get(result.entry).map(|entry| &entry.fixture);
+    // A result from another suite set is a caller's bug; the report still
+    // says what it can.
+    let id = fixture.map_or_else(|| "(a case outside this suite)".to_owned(), Fixture::id);
     let mut text = String::new();
     let verdicts = Level::ALL
         .iter()
@@ -44,7 +46,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     let _ = writeln!(
         text,
         "FAIL {} under {} ({verdicts})",
-        escape::line(&result.fixture),
+        escape::line(&id),
         result.revision
     );
     if let Some(fixture) = fixture {
@@ -125,8 +127,8 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             );
         }
         Outcome::NotRun(why) => indented(&mut text, "not run", &not_run_text(*why), ""),
-        Outcome::SuiteError(message) => {
-            let _ = writeln!(text, "  suite error: {}", escape::line(message));
+        Outcome::SuiteError(why) => {
+            let _ = writeln!(text, "  suite error: {}", escape::line(&why.to_string()));
         }
         Outcome::Interrupted => {
             let _ = writeln!(
@@ -555,7 +557,7 @@ mod tests {
             Revision::R2025_06_18,
         );
         let result = CaseResult {
-            fixture: fixture.id(),
+            entry: crate::suite::EntryIndex { suite: 0, entry: 0 },
             revision: Revision::R2025_06_18,
             outcome: Outcome::Compared(Box::new(comparison)),
             duration: Duration::ZERO,

@@ -11,6 +11,7 @@ use crate::judge::compare::{Comparison, Level};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 use crate::suite::fixture::Fixture;
+use crate::suite::{EntryIndex, SuiteProblem};
 
 /// What happened to one case. Every case gets exactly one. The variants
 /// carry data; the emitters make text of it.
@@ -33,10 +34,23 @@ pub enum Outcome {
     /// Not run at all.
     NotRun(NotRun),
     /// The suite cannot judge this case: its fixture or expectation is broken.
-    SuiteError(String),
+    SuiteError(Unjudgeable),
     /// Not finished: the run was interrupted by a signal before this case
     /// had its answer. It neither passes nor fails.
     Interrupted,
+}
+
+/// Why the suite cannot judge a case.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unjudgeable {
+    /// The fixture or its expectation file is broken: the problem says
+    /// where and how.
+    #[error("{0}")]
+    Broken(SuiteProblem),
+    /// The expectation file lists no findings for the case's revision.
+    #[error("the expectation lists no findings for {0}")]
+    NoExpectationFor(Revision),
 }
 
 /// Why a case was skipped.
@@ -92,8 +106,8 @@ impl Outcome {
 /// One case's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseResult {
-    /// The fixture's ID (`<suite>/<name>`).
-    pub fixture: String,
+    /// Where the case's fixture sits in the suite set it was run from.
+    pub entry: EntryIndex,
     /// The revision the case ran under.
     pub revision: Revision,
     /// What happened.
@@ -142,29 +156,22 @@ pub fn judge(
 ) -> CaseResult {
     let fixture = &case.entry.fixture;
     let result = |outcome, duration| CaseResult {
-        fixture: fixture.id(),
+        entry: case.index,
         revision: case.revision,
         outcome,
         duration,
     };
+    let unjudgeable = |why| result(Outcome::SuiteError(why), Duration::ZERO);
     let document = match &fixture.document {
         Ok(document) => document,
-        Err(error) => {
-            return result(
-                Outcome::SuiteError(format!("fixture does not load: {error}")),
-                Duration::ZERO,
-            );
-        }
+        Err(error) => return unjudgeable(Unjudgeable::Broken(error.clone().into())),
     };
     let expected = match &case.entry.expectation {
         Ok(expectation) => match expectation.findings(case.revision) {
             Some(findings) => findings,
-            None => {
-                let message = format!("expectation lists no findings for {}", case.revision);
-                return result(Outcome::SuiteError(message), Duration::ZERO);
-            }
+            None => return unjudgeable(Unjudgeable::NoExpectationFor(case.revision)),
         },
-        Err(problem) => return result(Outcome::SuiteError(problem.to_string()), Duration::ZERO),
+        Err(problem) => return unjudgeable(Unjudgeable::Broken(problem.clone())),
     };
     if !supported
         .iter()
@@ -196,13 +203,12 @@ pub fn judge(
     result(outcome, duration)
 }
 
-/// The result of a case that the run did not finish because it was
-/// interrupted.
-pub fn interrupted(case: &Case<'_>) -> CaseResult {
+/// The result of `case` that ended as `outcome` without a call.
+pub fn without_call(case: &Case<'_>, outcome: Outcome) -> CaseResult {
     CaseResult {
-        fixture: case.entry.fixture.id(),
+        entry: case.index,
         revision: case.revision,
-        outcome: Outcome::Interrupted,
+        outcome,
         duration: Duration::ZERO,
     }
 }

@@ -2,13 +2,15 @@
 
 use mcpdesc_protocol::Revision;
 
-use crate::suite::{Entry, SuiteSet};
+use crate::suite::{Entry, EntryIndex, SuiteSet};
 
 /// One fixture validated under one MCP revision.
 #[derive(Debug, Clone, Copy)]
 pub struct Case<'s> {
     /// The fixture and its expectation.
     pub entry: &'s Entry,
+    /// Where that entry sits in its suite set.
+    pub index: EntryIndex,
     /// The revision it is validated under.
     pub revision: Revision,
 }
@@ -36,13 +38,21 @@ impl Selection {
     /// The selected cases of `set`, in suite, fixture and revision order.
     pub fn cases<'s>(&self, set: &'s SuiteSet) -> Vec<Case<'s>> {
         let mut cases = Vec::new();
-        for suite in &set.suites {
+        for (suite_index, suite) in set.suites.iter().enumerate() {
             if !self.suites.is_empty() && !self.suites.contains(&suite.catalog.suite) {
                 continue;
             }
-            for entry in &suite.entries {
+            for (entry_index, entry) in suite.entries.iter().enumerate() {
+                let index = EntryIndex {
+                    suite: suite_index,
+                    entry: entry_index,
+                };
                 for revision in entry.fixture.revisions() {
-                    let case = Case { entry, revision };
+                    let case = Case {
+                        entry,
+                        index,
+                        revision,
+                    };
                     if (self.revisions.is_empty() || self.revisions.contains(&revision))
                         && self.takes(&case)
                     {

@@ -94,6 +94,17 @@ pub struct Entry {
     pub expectation: Result<Expectation, SuiteProblem>,
 }
 
+/// Where an [`Entry`] sits in its [`SuiteSet`]: the suite's place and the
+/// fixture's place in it. Results carry it, so that whoever reports on a
+/// result reaches its fixture directly, not by looking a name up again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EntryIndex {
+    /// The suite's index in [`SuiteSet::suites`].
+    pub suite: usize,
+    /// The entry's index in that suite's [`Suite::entries`].
+    pub entry: usize,
+}
+
 /// One suite: its catalog and its fixtures.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -241,14 +252,24 @@ impl SuiteSet {
         }
     }
 
-    /// The fixture with ID `id` (`<suite>/<name>`), with its expectation.
-    pub fn entry(&self, id: &str) -> Option<&Entry> {
-        let (suite, name) = id.split_once('/')?;
-        let suite = self.suites.iter().find(|s| s.catalog.suite == suite)?;
-        suite
+    /// The entry at `index`, if this set has one there.
+    pub fn get(&self, index: EntryIndex) -> Option<&Entry> {
+        self.suites.get(index.suite)?.entries.get(index.entry)
+    }
+
+    /// Where the fixture with ID `id` (`<suite>/<name>`) sits, if the set
+    /// has it: for tools that start from an ID a person typed.
+    pub fn find(&self, id: &str) -> Option<EntryIndex> {
+        let (suite_name, name) = id.split_once('/')?;
+        let suite = self
+            .suites
+            .iter()
+            .position(|suite| suite.catalog.suite == suite_name)?;
+        let entry = self.suites[suite]
             .entries
             .iter()
-            .find(|entry| entry.fixture.name == name)
+            .position(|entry| entry.fixture.name == name)?;
+        Some(EntryIndex { suite, entry })
     }
 }
 

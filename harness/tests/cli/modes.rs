@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
 use mcpdesc_conformance::backend::schedule;
 use mcpdesc_conformance::judge::runner::{CaseResult, Outcome};
+use mcpdesc_conformance::suite::EntryIndex;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;
@@ -48,12 +49,12 @@ pub(super) fn reference_binary() -> &'static PathBuf {
     })
 }
 
-fn outcomes(results: &[CaseResult]) -> Vec<(String, String, Outcome)> {
+fn outcomes(results: &[CaseResult]) -> Vec<(EntryIndex, String, Outcome)> {
     results
         .iter()
         .map(|result| {
             (
-                result.fixture.clone(),
+                result.entry,
                 result.revision.to_string(),
                 result.outcome.clone(),
             )

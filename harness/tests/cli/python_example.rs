@@ -38,10 +38,7 @@ fn its_outcome_on_the_built_in_suite_case_by_case() {
     assert_eq!(run.results.len(), cases.len());
     let mut text = String::new();
     for (case, result) in cases.iter().zip(&run.results) {
-        assert_eq!(
-            (result.fixture.as_str(), result.revision),
-            (case.entry.fixture.id().as_str(), case.revision)
-        );
+        assert_eq!((result.entry, result.revision), (case.index, case.revision));
         let _ = writeln!(text, "{} {}", case.id(), word(&result.outcome));
     }
     let summary = Summary::of(&run.results);

@@ -22,7 +22,7 @@ use crate::backend::failure::{Failure, FailureKind};
 use crate::backend::process::Process;
 use crate::backend::schedule::{self, Backend, Schedule};
 use crate::backend::wire;
-use crate::judge::runner::{CaseResult, NotRun, Outcome};
+use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 
@@ -237,12 +237,7 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
         Err(unavailable) => {
             let results = cases
                 .iter()
-                .map(|case| CaseResult {
-                    fixture: case.entry.fixture.id(),
-                    revision: case.revision,
-                    outcome: Outcome::NotRun(NotRun::Unavailable),
-                    duration: Duration::ZERO,
-                })
+                .map(|case| runner::without_call(case, Outcome::NotRun(NotRun::Unavailable)))
                 .collect();
             return ExternalRun {
                 implementation: Implementation {
