@@ -2,6 +2,7 @@
 //! left on stderr. The human report, smoke and (later) the machine-readable
 //! outputs each make their own text from it.
 
+use crate::backend::wire::WireError;
 use std::time::Duration;
 
 /// A validator's failure on one case: the kind, and the tail of what the
@@ -111,13 +112,12 @@ pub enum Awaiting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ProtocolProblem {
-    /// A line that is not a reply (what is wrong with it, in words written
-    /// for adapter authors, quoting the line).
+    /// A line that is not a reply.
     Reply {
         /// What the harness was waiting for.
         awaiting: Awaiting,
-        /// What is wrong, and what the contract expects.
-        explanation: String,
+        /// What is wrong with the line.
+        error: WireError,
     },
     /// A reply line longer than the limit.
     TooLong {
@@ -136,7 +136,25 @@ pub enum ProtocolProblem {
     },
     /// A one-shot validator wrote more than one line on stdout.
     ExtraLine {
-        /// The explanation, blaming the line that is not a reply.
-        explanation: String,
+        /// Which of the two lines decode as replies.
+        replies: ExtraLine,
+        /// The start of the first line.
+        first: String,
+        /// The start of the second line.
+        second: String,
     },
+}
+
+/// Which of a one-shot validator's two stdout lines are replies: what
+/// decides which line a report blames (a log line, most often).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtraLine {
+    /// The first is the reply; the second is extra.
+    AfterReply,
+    /// The second is the reply; the first is extra.
+    BeforeReply,
+    /// Both are replies.
+    TwoReplies,
+    /// Neither is a reply.
+    NoReply,
 }

@@ -11,39 +11,233 @@ use std::cell::Cell;
 
 use serde_json::{Map, Value};
 
+/// Which line of the contract a [`WireError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// The reply to `start`.
+    Start,
+    /// The reply to one case.
+    Reply,
+}
+
+impl std::fmt::Display for Line {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            Line::Start => "the reply to `start`",
+            Line::Reply => "the reply",
+        })
+    }
+}
+
+/// What is wrong with a line a validator wrote. Its text says what was
+/// wrong and what the contract expects, for adapter authors.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WireError {
+    /// The line does not parse as JSON.
+    #[error(
+        "{line} is not JSON ({error}): {excerpt}; write exactly one JSON object per line on \
+         stdout, and anything else (logs, progress) on stderr"
+    )]
+    NotJson {
+        /// Which line.
+        line: Line,
+        /// The parser's message.
+        error: String,
+        /// The start of the line, quoted.
+        excerpt: String,
+    },
+    /// The line is JSON, but not an object.
+    #[error("{line} is a JSON {kind}, not an object: {excerpt}")]
+    NotAnObject {
+        /// Which line.
+        line: Line,
+        /// The kind of JSON value it is.
+        kind: &'static str,
+        /// The start of the line, quoted.
+        excerpt: String,
+    },
+    /// The `start` reply names another protocol version.
+    #[error(
+        "the reply to `start` says `\"protocol\": {given}`, but this harness speaks protocol \
+         {PROTOCOL_VERSION}; answer with `\"protocol\": {PROTOCOL_VERSION}`"
+    )]
+    WrongProtocol {
+        /// The value given, as JSON.
+        given: String,
+    },
+    /// The `start` reply has no `protocol`.
+    #[error(
+        "the reply to `start` has no `protocol` member; answer with `\"protocol\": \
+         {PROTOCOL_VERSION}`"
+    )]
+    NoProtocol,
+    /// The `start` reply has no `implementation`.
+    #[error(
+        "the reply to `start` has no `implementation` object; describe the validator there \
+         (name, version, language, specifications, revisions)"
+    )]
+    NoImplementation,
+    /// The `implementation` does not have the documented members.
+    #[error(
+        "the `implementation` in the reply to `start` does not have the documented members: \
+         {error}"
+    )]
+    BadImplementation {
+        /// The decoder's message.
+        error: String,
+    },
+    /// The `implementation` lists no revisions.
+    #[error(
+        "the `implementation` lists no `revisions`; list the MCP revisions the validator \
+         supports (e.g. [\"2025-06-18\", \"2025-11-25\"]); cases under other revisions are \
+         skipped"
+    )]
+    NoRevisions,
+    /// The reply carries more diagnostics than the run allows.
+    #[error(
+        "the reply carries more than {limit} diagnostics, the most one reply may carry (raise \
+         it with --max-diagnostics)"
+    )]
+    TooManyDiagnostics {
+        /// The limit.
+        limit: usize,
+    },
+    /// A session reply without `seq`.
+    #[error("the reply has no `seq`; echo the request's `\"seq\": {expected}` in the reply")]
+    NoSeq {
+        /// The request's `seq`.
+        expected: u64,
+    },
+    /// A session reply whose `seq` is not the request's.
+    #[error(
+        "the reply says `\"seq\": {given}` but answers the request with `\"seq\": \
+         {expected}`; reply to each request once, in order, echoing its `seq`"
+    )]
+    WrongSeq {
+        /// The request's `seq`.
+        expected: u64,
+        /// The value given, as JSON.
+        given: String,
+    },
+    /// `skipped` is not an object with a `reason`.
+    #[error(
+        "`skipped` must be an object with a `reason` string (and an optional `issue`): {error}"
+    )]
+    BadSkip {
+        /// The decoder's message.
+        error: String,
+    },
+    /// `error` is not an object with a `message`.
+    #[error("`error` must be an object with a `message` string: {error}")]
+    BadError {
+        /// The decoder's message.
+        error: String,
+    },
+    /// The reply has none of the three answers.
+    #[error(
+        "the reply has none of `diagnostics`, `skipped` or `error`; answer with \
+         `\"diagnostics\": [...]` (an empty array when the document conforms)"
+    )]
+    NoAnswer,
+    /// The reply has more than one of the three answers.
+    #[error(
+        "the reply has {}; give exactly one of `diagnostics`, `skipped` or `error`",
+        .keys.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(" and ")
+    )]
+    SeveralAnswers {
+        /// The answers it has.
+        keys: Vec<&'static str>,
+    },
+    /// `diagnostics` is not an array.
+    #[error(
+        "`diagnostics` is a JSON {kind}, not an array; send `\"diagnostics\": [{{\"rule\": \
+         ..., \"path\": ..., \"severity\": ...}}]`"
+    )]
+    DiagnosticsNotArray {
+        /// The kind of JSON value it is.
+        kind: &'static str,
+    },
+    /// One diagnostic is malformed.
+    #[error("diagnostic {index}: {problem}")]
+    Diagnostic {
+        /// Its index in `diagnostics`.
+        index: usize,
+        /// What is wrong with it.
+        problem: DiagnosticProblem,
+    },
+}
+
+/// What is wrong with one diagnostic of a reply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiagnosticProblem {
+    /// It is not an object.
+    #[error("is a JSON {0}, not an object")]
+    NotAnObject(&'static str),
+    /// A required member is missing.
+    #[error("has no `{0}`")]
+    Missing(&'static str),
+    /// A member that must be a string is not.
+    #[error("`{key}` is a JSON {kind}, not a string")]
+    NotAString {
+        /// The member.
+        key: &'static str,
+        /// The kind of JSON value it is.
+        kind: &'static str,
+    },
+    /// `path` is not a JSON pointer.
+    #[error("`path` {path} is not an RFC 6901 JSON pointer: {problem}")]
+    NotAPointer {
+        /// The path, quoted as JSON.
+        path: String,
+        /// Why.
+        problem: PointerProblem,
+    },
+    /// `severity` is neither `error` nor `warning`.
+    #[error("`severity` is {0}; use \"error\" or \"warning\"")]
+    Severity(String),
+}
+
+/// Why a text is not an RFC 6901 JSON pointer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PointerProblem {
+    /// It is neither empty nor starts with `/`.
+    #[error("it must be empty (the document root) or start with `/`")]
+    NoLeadingSlash,
+    /// A `~` not followed by `0` or `1`.
+    #[error("`~` must be followed by `0` or `1`")]
+    BadEscape,
+}
+
 /// Decodes the reply to `start`.
 ///
 /// # Errors
 ///
-/// An explanation of what is wrong with the line.
-pub fn decode_start(line: &str) -> Result<Implementation, String> {
-    let object = object_of(line, "the reply to `start`")?;
+/// What is wrong with the line.
+pub fn decode_start(line: &str) -> Result<Implementation, WireError> {
+    let object = object_of(line, Line::Start)?;
     match object.get("protocol") {
         Some(Value::Number(number)) if number.as_u64() == Some(u64::from(PROTOCOL_VERSION)) => {}
         Some(other) => {
-            return Err(format!(
-                "the reply to `start` says `\"protocol\": {other}`, but this harness speaks protocol {PROTOCOL_VERSION}; \
-                 answer with `\"protocol\": {PROTOCOL_VERSION}`"
-            ));
+            return Err(WireError::WrongProtocol {
+                given: other.to_string(),
+            });
         }
-        None => {
-            return Err(format!(
-                "the reply to `start` has no `protocol` member; answer with `\"protocol\": {PROTOCOL_VERSION}`"
-            ));
-        }
+        None => return Err(WireError::NoProtocol),
     }
-    let implementation = object.get("implementation").ok_or_else(|| {
-        "the reply to `start` has no `implementation` object; describe the validator there \
-         (name, version, language, specifications, revisions)"
-            .to_owned()
-    })?;
-    let implementation: Implementation = serde_json::from_value(implementation.clone()).map_err(|error| {
-        format!("the `implementation` in the reply to `start` does not have the documented members: {error}")
-    })?;
+    let implementation = object
+        .get("implementation")
+        .ok_or(WireError::NoImplementation)?;
+    let implementation: Implementation =
+        serde_json::from_value(implementation.clone()).map_err(|error| {
+            WireError::BadImplementation {
+                error: error.to_string(),
+            }
+        })?;
     if implementation.revisions.is_empty() {
-        return Err("the `implementation` lists no `revisions`; list the MCP revisions the validator supports \
-                    (e.g. [\"2025-06-18\", \"2025-11-25\"]); cases under other revisions are skipped"
-            .to_owned());
+        return Err(WireError::NoRevisions);
     }
     Ok(implementation)
 }
@@ -58,8 +252,8 @@ pub const DEFAULT_MAX_DIAGNOSTICS: usize = 10_000;
 ///
 /// # Errors
 ///
-/// An explanation of what is wrong with the reply.
-pub fn decode_reply(text: &str, seq: Option<u64>) -> Result<Reply, String> {
+/// What is wrong with the reply.
+pub fn decode_reply(text: &str, seq: Option<u64>) -> Result<Reply, WireError> {
     decode_reply_within(text, seq, DEFAULT_MAX_DIAGNOSTICS)
 }
 
@@ -70,85 +264,73 @@ pub fn decode_reply(text: &str, seq: Option<u64>) -> Result<Reply, String> {
 ///
 /// # Errors
 ///
-/// An explanation of what is wrong with the reply.
+/// What is wrong with the reply.
 pub fn decode_reply_within(
     text: &str,
     seq: Option<u64>,
     max_diagnostics: usize,
-) -> Result<Reply, String> {
+) -> Result<Reply, WireError> {
     let object = bounded_object_of(text, max_diagnostics)?;
     if let Some(expected) = seq {
         match object.get("seq") {
-            None => {
-                return Err(format!(
-                    "the reply has no `seq`; echo the request's `\"seq\": {expected}` in the reply"
-                ));
-            }
+            None => return Err(WireError::NoSeq { expected }),
             Some(Value::Number(number)) if number.as_u64() == Some(expected) => {}
             Some(other) => {
-                return Err(format!(
-                    "the reply says `\"seq\": {other}` but answers the request with `\"seq\": {expected}`; \
-                     reply to each request once, in order, echoing its `seq`"
-                ));
+                return Err(WireError::WrongSeq {
+                    expected,
+                    given: other.to_string(),
+                });
             }
         }
     }
-    let present: Vec<&str> = ["diagnostics", "skipped", "error"]
+    let present: Vec<&'static str> = ["diagnostics", "skipped", "error"]
         .into_iter()
         .filter(|key| object.contains_key(*key))
         .collect();
     match present.as_slice() {
         ["diagnostics"] => decode_diagnostics(&object["diagnostics"]).map(Reply::Diagnostics),
         ["skipped"] => {
-            let skip: Skip = serde_json::from_value(object["skipped"].clone()).map_err(|error| {
-                format!("`skipped` must be an object with a `reason` string (and an optional `issue`): {error}")
-            })?;
+            let skip: Skip =
+                serde_json::from_value(object["skipped"].clone()).map_err(|error| {
+                    WireError::BadSkip {
+                        error: error.to_string(),
+                    }
+                })?;
             Ok(Reply::Skipped(skip))
         }
         ["error"] => {
             let error: ValidatorError =
                 serde_json::from_value(object["error"].clone()).map_err(|error| {
-                    format!("`error` must be an object with a `message` string: {error}")
+                    WireError::BadError {
+                        error: error.to_string(),
+                    }
                 })?;
             Ok(Reply::Error(error))
         }
-        [] => Err(
-            "the reply has none of `diagnostics`, `skipped` or `error`; \
-                   answer with `\"diagnostics\": [...]` (an empty array when the document conforms)"
-                .to_owned(),
-        ),
-        several => Err(format!(
-            "the reply has {}; give exactly one of `diagnostics`, `skipped` or `error`",
-            several
-                .iter()
-                .map(|key| format!("`{key}`"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        )),
+        [] => Err(WireError::NoAnswer),
+        _ => Err(WireError::SeveralAnswers { keys: present }),
     }
 }
 
-fn object_of(text: &str, what: &str) -> Result<Map<String, Value>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|error| {
-        format!(
-            "{what} is not JSON ({error}): {}; write exactly one JSON object per line on stdout, \
-             and anything else (logs, progress) on stderr",
-            excerpt(text)
-        )
+fn object_of(text: &str, line: Line) -> Result<Map<String, Value>, WireError> {
+    let value: Value = serde_json::from_str(text).map_err(|error| WireError::NotJson {
+        line,
+        error: error.to_string(),
+        excerpt: excerpt(text),
     })?;
     match value {
         Value::Object(object) => Ok(object),
-        other => Err(format!(
-            "{what} is a JSON {}, not an object: {}",
-            kind(&other),
-            excerpt(text)
-        )),
+        other => Err(WireError::NotAnObject {
+            line,
+            kind: kind(&other),
+            excerpt: excerpt(text),
+        }),
     }
 }
 
 /// Parses a reply line into its members, keeping at most `max_diagnostics`
 /// items of its `diagnostics` array: decoding stops at the first one beyond.
-fn bounded_object_of(text: &str, max_diagnostics: usize) -> Result<Map<String, Value>, String> {
+fn bounded_object_of(text: &str, max_diagnostics: usize) -> Result<Map<String, Value>, WireError> {
     let refusal = Cell::new(None);
     let seed = BoundedReply {
         max_diagnostics,
@@ -159,19 +341,19 @@ fn bounded_object_of(text: &str, max_diagnostics: usize) -> Result<Map<String, V
         .and_then(|object| deserializer.end().map(|()| object));
     match (parsed, refusal.get()) {
         (Ok(object), _) => Ok(object),
-        (Err(_), Some(Refusal::TooMany)) => Err(format!(
-            "the reply carries more than {max_diagnostics} diagnostics, the most one reply may \
-             carry (raise it with --max-diagnostics)"
-        )),
-        (Err(_), Some(Refusal::NotAnObject(kind))) => Err(format!(
-            "the reply is a JSON {kind}, not an object: {}",
-            excerpt(text)
-        )),
-        (Err(error), None) => Err(format!(
-            "the reply is not JSON ({error}): {}; write exactly one JSON object per line on stdout, \
-             and anything else (logs, progress) on stderr",
-            excerpt(text)
-        )),
+        (Err(_), Some(Refusal::TooMany)) => Err(WireError::TooManyDiagnostics {
+            limit: max_diagnostics,
+        }),
+        (Err(_), Some(Refusal::NotAnObject(kind))) => Err(WireError::NotAnObject {
+            line: Line::Reply,
+            kind,
+            excerpt: excerpt(text),
+        }),
+        (Err(error), None) => Err(WireError::NotJson {
+            line: Line::Reply,
+            error: error.to_string(),
+            excerpt: excerpt(text),
+        }),
     }
 }
 
@@ -331,53 +513,57 @@ impl<'de> serde::de::Visitor<'de> for BoundedArray<'_> {
     }
 }
 
-fn decode_diagnostics(value: &Value) -> Result<Vec<Diagnostic>, String> {
+fn decode_diagnostics(value: &Value) -> Result<Vec<Diagnostic>, WireError> {
     let Value::Array(items) = value else {
-        return Err(format!(
-            "`diagnostics` is a JSON {}, not an array; send `\"diagnostics\": [{{\"rule\": ..., \"path\": ..., \"severity\": ...}}]`",
-            kind(value)
-        ));
+        return Err(WireError::DiagnosticsNotArray { kind: kind(value) });
     };
     items
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            decode_diagnostic(item).map_err(|problem| format!("diagnostic {index}: {problem}"))
+            decode_diagnostic(item).map_err(|problem| WireError::Diagnostic { index, problem })
         })
         .collect()
 }
 
-fn decode_diagnostic(value: &Value) -> Result<Diagnostic, String> {
+fn decode_diagnostic(value: &Value) -> Result<Diagnostic, DiagnosticProblem> {
     let Value::Object(object) = value else {
-        return Err(format!("is a JSON {}, not an object", kind(value)));
+        return Err(DiagnosticProblem::NotAnObject(kind(value)));
     };
-    let text = |key: &str| match object.get(key) {
+    let text = |key: &'static str| match object.get(key) {
         Some(Value::String(text)) => Ok(text.clone()),
-        Some(other) => Err(format!("`{key}` is a JSON {}, not a string", kind(other))),
-        None => Err(format!("has no `{key}`")),
+        Some(other) => Err(DiagnosticProblem::NotAString {
+            key,
+            kind: kind(other),
+        }),
+        None => Err(DiagnosticProblem::Missing(key)),
     };
     let rule = text("rule")?;
     let path = text("path")?;
     if let Err(problem) = check_pointer(&path) {
-        return Err(format!(
-            "`path` {} is not an RFC 6901 JSON pointer: {problem}",
-            Value::String(path)
-        ));
+        return Err(DiagnosticProblem::NotAPointer {
+            path: Value::String(path).to_string(),
+            problem,
+        });
     }
     let severity = match text("severity")?.as_str() {
         "error" => Severity::Error,
         "warning" => Severity::Warning,
         other => {
-            return Err(format!(
-                "`severity` is {}; use \"error\" or \"warning\"",
-                Value::String(other.to_owned())
+            return Err(DiagnosticProblem::Severity(
+                Value::String(other.to_owned()).to_string(),
             ));
         }
     };
     let message = match object.get("message") {
         None | Some(Value::Null) => None,
         Some(Value::String(message)) => Some(message.clone()),
-        Some(other) => return Err(format!("`message` is a JSON {}, not a string", kind(other))),
+        Some(other) => {
+            return Err(DiagnosticProblem::NotAString {
+                key: "message",
+                kind: kind(other),
+            });
+        }
     };
     Ok(Diagnostic {
         rule,
@@ -389,14 +575,14 @@ fn decode_diagnostic(value: &Value) -> Result<Diagnostic, String> {
 
 /// Whether `pointer` is syntactically an RFC 6901 JSON pointer (whether it
 /// resolves is checked later, against the document).
-fn check_pointer(pointer: &str) -> Result<(), String> {
+fn check_pointer(pointer: &str) -> Result<(), PointerProblem> {
     if !pointer.is_empty() && !pointer.starts_with('/') {
-        return Err("it must be empty (the document root) or start with `/`".to_owned());
+        return Err(PointerProblem::NoLeadingSlash);
     }
     let mut chars = pointer.chars();
     while let Some(c) = chars.next() {
         if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
-            return Err("`~` must be followed by `0` or `1`".to_owned());
+            return Err(PointerProblem::BadEscape);
         }
     }
     Ok(())
@@ -498,7 +684,7 @@ mod tests {
             ),
         ];
         for (line, seq, phrase) in cases {
-            let error = decode_reply(line, seq).unwrap_err();
+            let error = decode_reply(line, seq).unwrap_err().to_string();
             assert!(
                 error.contains(phrase),
                 "{line}\n  gave: {error}\n  wanted: {phrase}"
@@ -524,7 +710,7 @@ mod tests {
             ("ready", "is not JSON"),
         ];
         for (line, phrase) in cases {
-            let error = decode_start(line).unwrap_err();
+            let error = decode_start(line).unwrap_err().to_string();
             assert!(
                 error.contains(phrase),
                 "{line}\n  gave: {error}\n  wanted: {phrase}"
@@ -573,6 +759,8 @@ mod limits {
             other => panic!("expected 5 diagnostics, got {other:?}"),
         }
         let error = decode_reply_within(&reply_with(6), Some(1), 5).unwrap_err();
+        assert_eq!(error, WireError::TooManyDiagnostics { limit: 5 });
+        let error = error.to_string();
         assert!(
             error.contains("more than 5 diagnostics") && error.contains("--max-diagnostics"),
             "{error}"
@@ -582,10 +770,9 @@ mod limits {
     #[test]
     fn the_default_limit_is_ten_thousand() {
         assert!(decode_reply(&reply_with(10_000), Some(1)).is_ok());
-        assert!(
-            decode_reply(&reply_with(10_001), Some(1))
-                .unwrap_err()
-                .contains("more than 10000 diagnostics")
+        assert_eq!(
+            decode_reply(&reply_with(10_001), Some(1)),
+            Err(WireError::TooManyDiagnostics { limit: 10_000 })
         );
     }
 
@@ -600,13 +787,13 @@ mod limits {
             ("true", "boolean"),
             ("null", "null"),
         ] {
-            let error = decode_reply(line, None).unwrap_err();
+            let error = decode_reply(line, None).unwrap_err().to_string();
             assert!(
                 error.starts_with(&format!("the reply is a JSON {kind}, not an object")),
                 "{line}: {error}"
             );
         }
         let error = decode_reply(r#"{"seq": 1} trailing"#, Some(1)).unwrap_err();
-        assert!(error.contains("is not JSON"), "{error}");
+        assert!(matches!(error, WireError::NotJson { .. }), "{error}");
     }
 }

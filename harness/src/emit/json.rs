@@ -12,7 +12,8 @@ use std::time::Duration;
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value, json};
 
-use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
+use crate::emit::text;
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
 use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unjudgeable};
@@ -350,9 +351,9 @@ fn failed(failure: &Failure) -> Value {
             let detail = match problem {
                 ProtocolProblem::Reply {
                     awaiting: what,
-                    explanation,
+                    error,
                 } => {
-                    json!({"problem": "bad-reply", "awaiting": awaiting(*what), "explanation": explanation})
+                    json!({"problem": "bad-reply", "awaiting": awaiting(*what), "explanation": error.to_string()})
                 }
                 ProtocolProblem::TooLong {
                     awaiting: what,
@@ -366,8 +367,24 @@ fn failed(failure: &Failure) -> Value {
                 } => {
                     json!({"problem": "unrequested-line", "excerpt": excerpt, "afterReply": after_reply})
                 }
-                ProtocolProblem::ExtraLine { explanation } => {
-                    json!({"problem": "extra-line", "explanation": explanation})
+                ProtocolProblem::ExtraLine {
+                    replies,
+                    first,
+                    second,
+                } => {
+                    let replies = match replies {
+                        ExtraLine::AfterReply => "first",
+                        ExtraLine::BeforeReply => "second",
+                        ExtraLine::TwoReplies => "both",
+                        ExtraLine::NoReply => "neither",
+                    };
+                    json!({
+                        "problem": "extra-line",
+                        "reply": replies,
+                        "first": first,
+                        "second": second,
+                        "explanation": text::failure_text(&FailureKind::Protocol(problem.clone())),
+                    })
                 }
             };
             let mut value = json!({"kind": "protocol-error"});

@@ -8,7 +8,7 @@ use mcpdesc_protocol::Revision;
 use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
-use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 use crate::emit::escape;
 use crate::judge::compare::Level;
 use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip};
@@ -221,8 +221,30 @@ pub fn failure_text(kind: &FailureKind) -> String {
             Crash::Panicked { message } => format!("the validator panicked: {message}"),
         },
         FailureKind::Protocol(problem) => match problem {
-            ProtocolProblem::Reply { explanation, .. }
-            | ProtocolProblem::ExtraLine { explanation } => explanation.clone(),
+            ProtocolProblem::Reply { error, .. } => error.to_string(),
+            ProtocolProblem::ExtraLine {
+                replies,
+                first,
+                second,
+            } => {
+                let rule = "in one-shot mode stdout carries exactly one line, the reply; \
+                            write logs and anything else on stderr";
+                match replies {
+                    ExtraLine::AfterReply => format!(
+                        "after its reply the validator wrote another line on stdout: {second}; {rule}"
+                    ),
+                    ExtraLine::BeforeReply => format!(
+                        "before its reply the validator wrote another line on stdout: {first}; {rule}"
+                    ),
+                    ExtraLine::TwoReplies => format!(
+                        "the validator wrote two replies on stdout, the second: {second}; {rule}"
+                    ),
+                    ExtraLine::NoReply => format!(
+                        "the validator wrote two lines on stdout and neither is a reply: {first}, \
+                         then {second}; {rule}"
+                    ),
+                }
+            }
             ProtocolProblem::TooLong { awaiting, limit } => format!(
                 "the reply to {} is a line longer than the limit ({limit} bytes)",
                 awaited(awaiting)

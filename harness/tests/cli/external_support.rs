@@ -3,6 +3,8 @@
 //! a small fixed suite tree, running the harness on it and reading back
 //! every case's outcome, and looking for processes left behind.
 
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -14,6 +16,7 @@ use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use serde_json::{Value, json};
 
+use super::schemas::{assert_valid, schemas};
 use super::*;
 
 /// A file under `harness/tests/support/`.
@@ -178,6 +181,13 @@ pub fn run(suite: &MiniSuite, args: &[&str]) -> Run {
     let report = fs::read_to_string(&file)
         .map(|text| serde_json::from_str(&text).unwrap())
         .unwrap_or(Value::Null);
+    // Every report these runs write, whatever the validator did, must
+    // match its published schema: the misbehaviour tests cover each kind
+    // of outcome that way.
+    if !report.is_null() {
+        static SCHEMAS: OnceLock<BTreeMap<&'static str, jsonschema::Validator>> = OnceLock::new();
+        assert_valid(SCHEMAS.get_or_init(schemas), "report", &report);
+    }
     Run {
         code: output.status.code(),
         stdout: stdout_of(&output),

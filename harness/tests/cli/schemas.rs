@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use jsonschema::{Registry, Validator};
-use mcpdesc_conformance::backend::wire;
+use mcpdesc_conformance::backend::wire::{self, WireError};
 use mcpdesc_protocol::{
     Command as Message, Diagnostic, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply,
     ReplyMessage, Revision, Severity, Skip, StartReply, ValidateRequest, ValidatorError,
@@ -443,7 +443,7 @@ fn the_decoder_and_the_schemas_agree_on_replies() {
     let schemas = schemas();
     let mut disagreements = Vec::new();
     let mut check =
-        |what: &str, line: &str, wanted: bool, schema: bool, decoder: Result<Reply, String>| {
+        |what: &str, line: &str, wanted: bool, schema: bool, decoder: Result<Reply, WireError>| {
             if schema != wanted || decoder.is_ok() != wanted {
                 disagreements.push(format!(
                 "{what} {line}\n    wanted {wanted}; schema says {schema}; decoder says {decoder:?}"

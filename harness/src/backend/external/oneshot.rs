@@ -7,7 +7,7 @@ use mcpdesc_protocol::{Reply, ValidateRequest};
 
 use super::ExternalValidator;
 use super::session::protocol;
-use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
+use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 use crate::backend::process::{Output, Process};
 use crate::backend::wire;
 
@@ -39,11 +39,8 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
                     continue;
                 }
                 if let Some(first) = &reply {
-                    let explanation = extra_line(first, &line, validator.max_diagnostics);
-                    return Err(protocol(
-                        ProtocolProblem::ExtraLine { explanation },
-                        &process,
-                    ));
+                    let problem = extra_line(first, &line, validator.max_diagnostics);
+                    return Err(protocol(problem, &process));
                 }
                 reply = Some(line);
             }
@@ -85,40 +82,30 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
     let Some(reply) = reply else {
         return fail(FailureKind::Crashed(Crash::NoReply), &process);
     };
-    wire::decode_reply_within(&reply, None, validator.max_diagnostics).map_err(|explanation| {
+    wire::decode_reply_within(&reply, None, validator.max_diagnostics).map_err(|error| {
         protocol(
             ProtocolProblem::Reply {
                 awaiting: Awaiting::OneshotReply,
-                explanation,
+                error,
             },
             &process,
         )
     })
 }
 
-/// Explains a one-shot validator's second line on stdout, blaming the line
-/// that is not a reply (a log line, most often) rather than the reply.
-fn extra_line(first: &str, second: &str, max_diagnostics: usize) -> String {
+/// The problem of a one-shot validator's second line on stdout, saying
+/// which line is the reply, so that the report blames the other one.
+fn extra_line(first: &str, second: &str, max_diagnostics: usize) -> ProtocolProblem {
     let is_reply = |line: &str| wire::decode_reply_within(line, None, max_diagnostics).is_ok();
-    let rule = "in one-shot mode stdout carries exactly one line, the reply; \
-                write logs and anything else on stderr";
-    match (is_reply(first), is_reply(second)) {
-        (true, false) => format!(
-            "after its reply the validator wrote another line on stdout: {}; {rule}",
-            wire::excerpt(second)
-        ),
-        (false, true) => format!(
-            "before its reply the validator wrote another line on stdout: {}; {rule}",
-            wire::excerpt(first)
-        ),
-        (true, true) => format!(
-            "the validator wrote two replies on stdout, the second: {}; {rule}",
-            wire::excerpt(second)
-        ),
-        (false, false) => format!(
-            "the validator wrote two lines on stdout and neither is a reply: {}, then {}; {rule}",
-            wire::excerpt(first),
-            wire::excerpt(second)
-        ),
+    let replies = match (is_reply(first), is_reply(second)) {
+        (true, false) => ExtraLine::AfterReply,
+        (false, true) => ExtraLine::BeforeReply,
+        (true, true) => ExtraLine::TwoReplies,
+        (false, false) => ExtraLine::NoReply,
+    };
+    ProtocolProblem::ExtraLine {
+        replies,
+        first: wire::excerpt(first),
+        second: wire::excerpt(second),
     }
 }

@@ -63,11 +63,11 @@ impl Session {
             self.validator.start_timeout,
             Awaiting::Start,
         )?;
-        let implementation = wire::decode_start(&line).map_err(|explanation| {
+        let implementation = wire::decode_start(&line).map_err(|error| {
             protocol(
                 ProtocolProblem::Reply {
                     awaiting: Awaiting::Start,
-                    explanation,
+                    error,
                 },
                 &process,
             )
@@ -125,11 +125,11 @@ impl Session {
         let deadline = Instant::now() + self.validator.timeout;
         let line = read_reply(process, deadline, self.validator.timeout, Awaiting::Reply)?;
         wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics).map_err(
-            |explanation| {
+            |error| {
                 protocol(
                     ProtocolProblem::Reply {
                         awaiting: Awaiting::Reply,
-                        explanation,
+                        error,
                     },
                     process,
                 )
