@@ -2,14 +2,13 @@
 //! their adapter does wrong and what to do about it.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use mcpdesc_protocol::{Implementation, Reply, Revision};
 
 use std::time::Duration;
 
-use crate::backend::external::{ExternalValidator, Mode, Session, oneshot};
-use crate::backend::failure::{Failure, FailureKind, ProtocolProblem};
+use crate::backend::external::{ExternalValidator, Mode, Pool, Unavailable};
+use crate::backend::failure::{Failure, FailureKind};
 use crate::emit::text;
 
 /// How long smoke waits after each reply for output nobody asked for.
@@ -98,50 +97,53 @@ impl SmokeReport {
     }
 }
 
-/// Runs the smoke checks of `validator` with documents from `set`.
+/// Runs the smoke checks of `validator` with documents from `set`, through
+/// the same [`Pool`] a run uses: one session at a time, waiting a moment
+/// after each reply so that extra output is blamed on the case that wrote
+/// it.
 pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
     let mut checks = Vec::new();
-    let validator_arc = Arc::new(validator.clone());
-    let mut session = Session::new(Arc::clone(&validator_arc));
-    let implementation = match validator.mode {
-        Mode::Session => match session.start() {
-            Ok(implementation) => {
-                checks.push(Check {
-                    subject: "start".into(),
-                    problem: None,
-                    detail: describe(&implementation),
-                });
-                implementation
-            }
-            Err(failure) => {
-                let spawn = matches!(failure.kind, FailureKind::NotStarted { .. });
-                let advice = match failure.kind {
-                    FailureKind::TimedOut { .. } => format!(
-                        "\nthe adapter must read the `start` line from stdin and answer with one JSON object on one \
-                         line of stdout within {:.1}s, then flush stdout (most languages buffer a piped stdout: \
-                         flush after every line)",
-                        validator.start_timeout.as_secs_f64()
-                    ),
-                    FailureKind::Crashed(_) => {
-                        "\nthe adapter must keep running and answer `start`; \
-                                                     its stderr (above) may say why it stopped"
-                            .to_owned()
-                    }
-                    _ => String::new(),
-                };
-                checks.push(Check {
-                    subject: "start".into(),
-                    problem: Some(format!("{}{advice}", text::failure_with_stderr(&failure))),
-                    detail: String::new(),
-                });
-                return SmokeReport {
-                    checks,
-                    unavailable: spawn,
-                };
-            }
-        },
-        Mode::Oneshot => validator.oneshot_implementation(),
+    let mut settings = validator.clone();
+    settings.jobs = 1;
+    settings.extra_output_wait = EXTRA_OUTPUT_WAIT;
+    let pool = match Pool::start(settings) {
+        Ok(pool) => pool,
+        Err(unavailable) => {
+            let problem = match &unavailable {
+                Unavailable::Failed(failure) => {
+                    format!(
+                        "{}{}",
+                        text::failure_with_stderr(failure),
+                        start_advice(validator, failure)
+                    )
+                }
+                _ => text::unavailable(&unavailable),
+            };
+            let spawn = match &unavailable {
+                Unavailable::Failed(failure) => {
+                    matches!(failure.kind, FailureKind::NotStarted { .. })
+                }
+                _ => true,
+            };
+            checks.push(Check {
+                subject: "start".into(),
+                problem: Some(problem),
+                detail: String::new(),
+            });
+            return SmokeReport {
+                checks,
+                unavailable: spawn,
+            };
+        }
     };
+    let implementation = pool.implementation().clone();
+    if validator.mode == Mode::Session {
+        checks.push(Check {
+            subject: "start".into(),
+            problem: None,
+            detail: describe(&implementation),
+        });
+    }
     let mut sent = 0;
     let mut judged = 0;
     let mut unsent_revisions = BTreeSet::new();
@@ -165,24 +167,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
         sent += 1;
         let subject = format!("{id} under {revision}");
         let request = crate::judge::runner::request(&entry.fixture, document, revision);
-        let reply = match validator.mode {
-            Mode::Session => session.validate(&request).and_then(|reply| {
-                // Give extra output a moment to arrive, so that it is
-                // blamed here and not on the next case.
-                std::thread::sleep(EXTRA_OUTPUT_WAIT);
-                match session.unread_line() {
-                    None => Ok(reply),
-                    Some(line) => Err(Failure {
-                        kind: FailureKind::Protocol(ProtocolProblem::Unrequested {
-                            excerpt: crate::backend::wire::excerpt(&line),
-                            after_reply: true,
-                        }),
-                        stderr: String::new(),
-                    }),
-                }
-            }),
-            Mode::Oneshot => oneshot(validator, &request),
-        };
+        let reply = pool.call(&request);
         let check = match reply {
             Ok(Reply::Diagnostics(diagnostics)) => {
                 judged += 1;
@@ -282,33 +267,32 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             detail: String::new(),
         });
     }
-    if validator.mode == Mode::Session {
-        // Restart if the last case killed the process, so `stop` is checked.
-        let started = session.start().is_ok();
-        if started {
-            let check = match session.stop() {
-                Some(status) if status.success() => Check {
-                    subject: "stop".into(),
-                    problem: None,
-                    detail: "exited with status 0".into(),
-                },
-                Some(status) => Check {
-                    subject: "stop".into(),
-                    problem: Some(format!("after `stop` the adapter ended with {status}; exit with status 0")),
-                    detail: String::new(),
-                },
-                None => Check {
-                    subject: "stop".into(),
-                    problem: Some(
-                        "the adapter did not exit within 2s of `{\"cmd\":\"stop\"}` (it was killed); exit with \
-                         status 0 when you read it, or when stdin ends"
-                            .into(),
-                    ),
-                    detail: String::new(),
-                },
-            };
-            checks.push(check);
-        }
+    // A session the last case killed is started again, so that `stop` is
+    // checked all the same (one-shot processes get no `stop`).
+    let stopped = pool.stop();
+    if validator.mode == Mode::Session
+        && let Some(status) = stopped.first()
+    {
+        let problem = match status {
+            Some(status) if status.success() => None,
+            Some(status) => Some(format!(
+                "after `stop` the adapter ended with {status}; exit with status 0"
+            )),
+            None => Some(
+                "the adapter did not exit within 2s of `{\"cmd\":\"stop\"}` (it was killed); exit \
+                 with status 0 when you read it, or when stdin ends"
+                    .into(),
+            ),
+        };
+        checks.push(Check {
+            subject: "stop".into(),
+            detail: if problem.is_none() {
+                "exited with status 0".into()
+            } else {
+                String::new()
+            },
+            problem,
+        });
     }
     SmokeReport {
         checks,
@@ -335,6 +319,24 @@ fn explain(problem: &OutputProblem, revision: Revision) -> String {
              for a document served under {revision}; report a rule only under the revisions it applies to",
             finding.rule
         ),
+    }
+}
+
+/// What to do about a session that did not start.
+fn start_advice(validator: &ExternalValidator, failure: &Failure) -> String {
+    match failure.kind {
+        FailureKind::TimedOut { .. } => format!(
+            "\nthe adapter must read the `start` line from stdin and answer with one JSON object on \
+             one line of stdout within {:.1}s, then flush stdout (most languages buffer a piped \
+             stdout: flush after every line)",
+            validator.start_timeout.as_secs_f64()
+        ),
+        FailureKind::Crashed(_) => {
+            "\nthe adapter must keep running and answer `start`; its stderr \
+                                    (above) may say why it stopped"
+                .to_owned()
+        }
+        _ => String::new(),
     }
 }
 

@@ -58,6 +58,11 @@ pub struct ExternalValidator {
     /// After this many validator failures in a row (crash, timeout, protocol
     /// error), the remaining cases are reported as not run.
     pub max_consecutive_failures: usize,
+    /// How long, after each session reply, to wait for output nobody asked
+    /// for, so that it is blamed on the case that wrote it rather than on
+    /// the next one (`smoke` waits; a run does not, since the next request
+    /// finds such output anyway).
+    pub extra_output_wait: Duration,
 }
 
 impl ExternalValidator {
@@ -72,6 +77,7 @@ impl ExternalValidator {
             max_diagnostics: wire::DEFAULT_MAX_DIAGNOSTICS,
             jobs: thread::available_parallelism().map_or(1, usize::from),
             max_consecutive_failures: 10,
+            extra_output_wait: Duration::ZERO,
         }
     }
 }
@@ -178,6 +184,22 @@ impl Pool {
     /// The validator's settings.
     pub fn validator(&self) -> &ExternalValidator {
         &self.validator
+    }
+
+    /// Stops every session, as dropping the pool does, and returns how each
+    /// ended: its exit status when it exited by itself after `stop`, `None`
+    /// when it had to be killed. A session whose process a failure ended is
+    /// started again first, so that every session's answer to `stop` is
+    /// seen (`smoke` checks it); one that cannot be started is left out.
+    pub fn stop(self) -> Vec<Option<std::process::ExitStatus>> {
+        let mut sessions = std::mem::take(
+            &mut *self
+                .idle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        sessions.retain_mut(|session| session.start().is_ok());
+        session::stop_all(sessions)
     }
 
     /// Validates one case on an idle session (or a new one), or in a fresh

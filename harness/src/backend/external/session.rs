@@ -124,8 +124,8 @@ impl Session {
         }));
         let deadline = Instant::now() + self.validator.timeout;
         let line = read_reply(process, deadline, self.validator.timeout, Awaiting::Reply)?;
-        wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics).map_err(
-            |error| {
+        let reply = wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics)
+            .map_err(|error| {
                 protocol(
                     ProtocolProblem::Reply {
                         awaiting: Awaiting::Reply,
@@ -133,17 +133,20 @@ impl Session {
                     },
                     process,
                 )
-            },
-        )
-    }
-
-    /// A line the validator wrote that no request asked for, if one waits
-    /// (used by `smoke` after a short pause, to catch extra output).
-    pub fn unread_line(&self) -> Option<String> {
-        match self.process.as_ref()?.unread_output()? {
-            Output::Line(line) | Output::Partial(line) => Some(line),
-            _ => None,
+            })?;
+        if !self.validator.extra_output_wait.is_zero() {
+            std::thread::sleep(self.validator.extra_output_wait);
+            if let Some(Output::Line(line) | Output::Partial(line)) = process.unread_output() {
+                return Err(protocol(
+                    ProtocolProblem::Unrequested {
+                        excerpt: wire::excerpt(&line),
+                        after_reply: true,
+                    },
+                    process,
+                ));
+            }
         }
+        Ok(reply)
     }
 
     /// Kills the process; the next case starts a fresh one.
@@ -195,8 +198,9 @@ fn stop_deadline() -> Instant {
 
 /// Stops `sessions` all at once: `stop` to every one, one shared grace,
 /// then every group still alive is killed. So shutting down takes at most
-/// [`STOP_GRACE`] however many sessions ignore `stop`.
-pub(super) fn stop_all(sessions: Vec<Session>) {
+/// [`STOP_GRACE`] however many sessions ignore `stop`. Returns the exit
+/// status of each process that exited by itself (`None` for one killed).
+pub(super) fn stop_all(sessions: Vec<Session>) -> Vec<Option<std::process::ExitStatus>> {
     let mut processes: Vec<Process> = sessions
         .into_iter()
         .filter_map(|mut session| session.send_stop())
@@ -206,9 +210,10 @@ pub(super) fn stop_all(sessions: Vec<Session>) {
         })
         .collect();
     let deadline = stop_deadline();
-    for process in &mut processes {
-        process.finish(deadline);
-    }
+    processes
+        .iter_mut()
+        .map(|process| process.finish(deadline))
+        .collect()
 }
 
 fn line_of(command: &Command) -> Vec<u8> {
