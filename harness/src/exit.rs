@@ -26,8 +26,6 @@ pub enum Status {
 /// What a run ended with, beyond its results, for [`Status::of_run`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RunEnd {
-    /// How many problems the suite itself has.
-    pub suite_problems: usize,
     /// Whether the run gave up on the validator after too many failures in
     /// a row.
     pub gave_up: bool,
@@ -38,7 +36,8 @@ pub struct RunEnd {
 impl Status {
     /// The status of a run that gave `results` (summarised in `summary`),
     /// judged at `level`, that ended as `end` says. An interruption wins over
-    /// everything, then a broken suite, then a validator given up on, then
+    /// everything, then a case the suite could not judge, then a validator
+    /// given up on, then
     /// failures; a run that judged nothing (every case skipped) is not a
     /// pass.
     pub fn of_run(results: &[CaseResult], summary: &Summary, end: RunEnd, level: Level) -> Status {
@@ -47,7 +46,7 @@ impl Status {
             .any(|result| matches!(result.outcome, Outcome::SuiteError(_)));
         if let Some(interruption) = end.interrupted {
             Status::Interrupted(interruption)
-        } else if suite_errors || end.suite_problems > 0 {
+        } else if suite_errors {
             Status::UsageOrSuite
         } else if end.gave_up {
             Status::ValidatorUnavailable

@@ -13,6 +13,8 @@
 //! - [`judge`] — judge: each reply is compared with its expectation into an
 //!   [`judge::runner::Outcome`], and outcomes are tallied per level,
 //!   revision and rule.
+//! - [`run`] ties them together: it feeds the events of a whole run to the
+//!   emitters as they happen.
 //! - [`event`] and [`emit`] — report: the run's events (started, each case
 //!   finished, finished) feed every output: the human report, JSON lines,
 //!   the JSON report, JUnit, Markdown, GitHub annotations and badges.
@@ -32,6 +34,7 @@ pub mod exit;
 pub mod file;
 pub mod judge;
 pub mod libtest;
+pub mod run;
 pub mod smoke;
 pub mod suite;
 

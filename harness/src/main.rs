@@ -10,21 +10,18 @@ use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::process::split_command;
-use mcpdesc_conformance::backend::schedule::{self, Backend, InProcess, Schedule};
+use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::bless;
+use mcpdesc_conformance::emit::Emitters;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::Human;
 use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
 use mcpdesc_conformance::emit::text as report;
-use mcpdesc_conformance::emit::{Emitter as _, Emitters};
-use mcpdesc_conformance::event::{
-    Event, RunFinished, RunMode, RunOptions, RunStarted, SuiteIdentity,
-};
-use mcpdesc_conformance::exit::{RunEnd, Status};
+use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
+use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
-use mcpdesc_conformance::judge::runner::CaseResult;
-use mcpdesc_conformance::judge::summary::Summary;
+use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::{self, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
@@ -407,49 +404,21 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     if let Some(dir) = &args.badge_dir {
         emitters.push(Badges::new(dir.clone()));
     }
-    emitters.emit(&Event::RunStarted(&started))?;
-    // The scheduler runs on its own thread and hands each result over as
-    // it finishes, so that every output can show it at once.
-    let run = std::thread::scope(|scope| -> anyhow::Result<schedule::Run> {
-        let (sender, finished) = std::sync::mpsc::channel::<(usize, CaseResult)>();
-        let backend = backend.as_ref();
-        let (cases, rules) = (&cases, &set.rules);
-        let worker = scope.spawn(move || {
-            schedule::run(cases, rules, backend, &schedule, &move |index, result| {
-                // The receiver lives until the run ends.
-                let _ = sender.send((index, result.clone()));
-            })
-        });
-        for (index, result) in finished {
-            emitters.emit(&Event::CaseFinished {
-                index,
-                case: &cases[index],
-                result: &result,
-            })?;
-        }
-        worker
-            .join()
-            .map_err(|_| anyhow::anyhow!("the scheduler panicked (a bug: please report it)"))
-    })?;
-    // Stop the validators before the summary: a pool's processes are
-    // stopped all at once here.
-    drop(backend);
-    let summary = Summary::of(&run.results);
-    let end = RunEnd {
-        suite_problems: set.problems.len(),
-        gave_up: run.gave_up,
-        interrupted: interrupt::received(),
-    };
-    let status = Status::of_run(&run.results, &summary, end, level);
-    emitters.emit(&Event::RunFinished(RunFinished {
-        cases: &cases,
-        results: &run.results,
-        summary: &summary,
+    let Finished {
+        summary,
         end,
         status,
-    }))?;
+        ..
+    } = mcpdesc_conformance::run::run(
+        &started,
+        &cases,
+        &set.rules,
+        backend,
+        &schedule,
+        &mut emitters,
+    )?;
     if end.interrupted.is_none() {
-        if run.gave_up {
+        if end.gave_up {
             eprintln!(
                 "error: gave up on the validator after {} failures in a row; the remaining cases were not run",
                 schedule.max_consecutive_failures
