@@ -186,6 +186,57 @@ fn the_first_line_of_the_human_report_comes_before_the_first_case_finishes() {
     assert_eq!(status.code(), Some(0));
 }
 
+/// The progress line is for people watching a terminal: it is drawn on
+/// stderr when stderr is one (here a pseudo-terminal made by util-linux
+/// `script`), and never when stderr is a pipe or `--quiet` is given.
+#[test]
+fn the_progress_line_appears_on_a_terminal_only() {
+    let program = env!("CARGO_BIN_EXE_mcpdesc-conformance");
+    let on_terminal = |extra: &str| {
+        let output = StdCommand::new("script")
+            .args(["--quiet", "--return", "--command"])
+            .arg(format!("'{program}' run --suite document {extra}"))
+            .arg("/dev/null")
+            .env_remove("CI")
+            .stdin(Stdio::null())
+            .output()
+            .expect("util-linux `script` runs the harness on a pseudo-terminal");
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let cases = stdout_of(
+        &harness()
+            .args(["list", "--suite", "document"])
+            .output()
+            .unwrap(),
+    )
+    .lines()
+    .count();
+    let progress = format!("{cases}/{cases} cases, ");
+    let progress_start = format!("/{cases} cases, ");
+    let shown = on_terminal("");
+    assert!(
+        shown.contains(&progress_start),
+        "no progress line on a terminal:\n{shown}"
+    );
+    let quiet = on_terminal("--quiet");
+    assert!(
+        !quiet.contains(&progress_start),
+        "a progress line under --quiet:\n{quiet}"
+    );
+    let piped = harness()
+        .args(["run", "--suite", "document"])
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    let stderr = stderr_of(&piped);
+    assert!(
+        !stderr.contains(&progress_start) && !stderr.contains(&progress),
+        "{stderr}"
+    );
+}
+
 /// `text` with the temporary folder `dir` written as `<suite>`, so that a
 /// snapshot does not change from run to run.
 fn portable(text: &str, dir: &Path) -> String {
