@@ -51,10 +51,45 @@ impl Change {
 pub struct Plan {
     /// Files whose text would change, in path order.
     pub changes: Vec<Change>,
-    /// Fixtures whose expectation file is left as it is, and why.
-    pub refused: Vec<(String, String)>,
+    /// Fixtures whose expectation file is left as it is (by fixture ID),
+    /// and why.
+    pub refused: Vec<(String, Refusal)>,
     /// Temporary files of an earlier, interrupted bless, to remove.
     pub stale: Vec<String>,
+}
+
+/// Why `bless` leaves a fixture's expectation file as it is: an expectation
+/// is only ever computed whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The fixture does not load.
+    #[error("the fixture does not load: {0}")]
+    Broken(crate::suite::SuiteProblem),
+    /// The validator failed in itself under a revision (a panic).
+    #[error("{revision}: {}", crate::emit::text::failure_text(&.failure.kind))]
+    Failed {
+        /// The revision.
+        revision: Revision,
+        /// How the validator failed.
+        failure: crate::backend::failure::Failure,
+    },
+    /// The validator skipped the fixture under a revision.
+    #[error("{revision}: the validator skipped it: {reason}")]
+    Skipped {
+        /// The revision.
+        revision: Revision,
+        /// The validator's reason.
+        reason: String,
+    },
+    /// The validator replied with an error under a revision.
+    #[error("{revision}: the validator replied with an error: {message}")]
+    Errored {
+        /// The revision.
+        revision: Revision,
+        /// The validator's message.
+        message: String,
+    },
 }
 
 /// Computes every expectation of `set` from `validator` and compares it with
@@ -81,7 +116,7 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
             }
             let computed = match &fixture.document {
                 Ok(document) => judge(fixture, document, validator),
-                Err(error) => Err(format!("fixture does not load: {error}")),
+                Err(error) => Err(Refusal::Broken(error.clone().into())),
             };
             match computed {
                 Ok(revisions) => {
@@ -132,7 +167,7 @@ fn judge(
     fixture: &Fixture,
     document: &mcpdesc_source::Document,
     validator: &dyn Validator,
-) -> Result<BTreeMap<Revision, Vec<Finding>>, String> {
+) -> Result<BTreeMap<Revision, Vec<Finding>>, Refusal> {
     // Through the in-process backend, as `run` asks: a panic fails the one
     // fixture, so the bless does not end half-way and the other
     // expectations are still written.
@@ -140,12 +175,9 @@ fn judge(
     let mut revisions = BTreeMap::new();
     for revision in fixture.revisions() {
         let request = crate::judge::runner::request(fixture, document, revision);
-        let reply = backend.call(&request).map_err(|failure| {
-            format!(
-                "{revision}: {}",
-                crate::emit::text::failure_text(&failure.kind)
-            )
-        })?;
+        let reply = backend
+            .call(&request)
+            .map_err(|failure| Refusal::Failed { revision, failure })?;
         match reply {
             Reply::Diagnostics(diagnostics) => {
                 let mut findings: Vec<Finding> = diagnostics.iter().map(Finding::of).collect();
@@ -154,16 +186,16 @@ fn judge(
                 revisions.insert(revision, findings);
             }
             Reply::Skipped(skip) => {
-                return Err(format!(
-                    "{revision}: the validator skipped it: {}",
-                    skip.reason
-                ));
+                return Err(Refusal::Skipped {
+                    revision,
+                    reason: skip.reason,
+                });
             }
             Reply::Error(error) => {
-                return Err(format!(
-                    "{revision}: the validator replied with an error: {}",
-                    error.message
-                ));
+                return Err(Refusal::Errored {
+                    revision,
+                    message: error.message,
+                });
             }
         }
     }
@@ -336,10 +368,10 @@ mod tests {
         let plan = plan(&set, &validator, &|_| true);
         let changed: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
         assert_eq!(changed, [expectation_path(BLESSED)], "{plan:#?}");
-        let refused: Vec<(&str, &str)> = plan
+        let refused: Vec<(&str, String)> = plan
             .refused
             .iter()
-            .map(|(id, reason)| (id.as_str(), reason.as_str()))
+            .map(|(id, reason)| (id.as_str(), reason.to_string()))
             .collect();
         assert_eq!(refused.len(), 3, "{refused:?}");
         for (id, because) in [

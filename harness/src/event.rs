@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use mcpdesc_protocol::Implementation;
 
+use crate::backend::external::Mode;
 use crate::exit::{RunEnd, Status};
 use crate::judge::compare::Level;
 use crate::judge::runner::CaseResult;
@@ -49,6 +50,15 @@ pub enum RunMode {
     Session,
     /// One external process per case.
     Oneshot,
+}
+
+impl From<Mode> for RunMode {
+    fn from(mode: Mode) -> RunMode {
+        match mode {
+            Mode::Session => RunMode::Session,
+            Mode::Oneshot => RunMode::Oneshot,
+        }
+    }
 }
 
 impl RunMode {

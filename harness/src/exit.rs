@@ -9,6 +9,7 @@ use crate::judge::summary::Summary;
 
 /// Why the harness exits. Scripts and CI rely on these numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Status {
     /// 0: every required case passes at the chosen level.
     Success,

@@ -43,6 +43,7 @@ use std::path::PathBuf;
 /// A suite tree that cannot be read at all. (A file inside it that cannot
 /// be read is not such an error: see [`suite::tree::FileProblem`].)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SuiteError {
     /// The folder has no `suites/` inside.
     #[error("{0}: not a suite tree (no `suites/` folder)")]

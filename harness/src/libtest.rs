@@ -9,8 +9,8 @@ use mcpdesc_protocol::{Reply, ValidateRequest, Validator};
 
 use crate::SuiteError;
 use crate::backend::external::Unavailable;
+use crate::backend::external::{CommandError, split_command};
 use crate::backend::external::{ExternalValidator, Mode, Pool};
-use crate::backend::process::{CommandError, split_command};
 use crate::backend::schedule::{Backend, InProcess};
 use crate::emit::escape;
 use crate::emit::text;

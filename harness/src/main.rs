@@ -7,17 +7,16 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool};
+use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
 use mcpdesc_conformance::backend::interrupt;
-use mcpdesc_conformance::backend::process::split_command;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::bless;
-use mcpdesc_conformance::emit::Emitters;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::Human;
 use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
 use mcpdesc_conformance::emit::text as report;
+use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
@@ -335,13 +334,7 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
             RunMode::InProcess,
         ),
         Some(external) => match Pool::start(external.clone()) {
-            Ok(pool) => {
-                let mode = match external.mode {
-                    Mode::Session => RunMode::Session,
-                    Mode::Oneshot => RunMode::Oneshot,
-                };
-                (Box::new(pool), mode)
-            }
+            Ok(pool) => (Box::new(pool), RunMode::from(external.mode)),
             Err(unavailable) => {
                 if let Some(interruption) = interrupt::received() {
                     // Killed while starting: by the signal, not the validator.
@@ -586,7 +579,11 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         return Ok(Status::Success);
     }
     for (fixture, reason) in &plan.refused {
-        eprintln!("not blessed: {fixture}: {reason}");
+        eprintln!(
+            "not blessed: {}: {}",
+            escape::line(fixture),
+            escape::line(&reason.to_string())
+        );
     }
     eprintln!(
         "error: {} fixture(s) not blessed (above): their expectation files were left as they are",

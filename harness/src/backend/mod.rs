@@ -8,6 +8,6 @@
 pub mod external;
 pub mod failure;
 pub mod interrupt;
-pub mod process;
+pub(crate) mod process;
 pub mod schedule;
 pub mod wire;

@@ -265,7 +265,7 @@ pub fn decode_reply(text: &str, seq: Option<u64>) -> Result<Reply, WireError> {
 /// # Errors
 ///
 /// What is wrong with the reply.
-pub fn decode_reply_within(
+pub(crate) fn decode_reply_within(
     text: &str,
     seq: Option<u64>,
     max_diagnostics: usize,
@@ -600,7 +600,7 @@ fn kind(value: &Value) -> &'static str {
 }
 
 /// The start of `text`, for quoting in an explanation.
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     const WIDTH: usize = 120;
     let trimmed = text.trim_end();
     if trimmed.chars().count() > WIDTH {

@@ -165,7 +165,7 @@ const STDERR_LINES: usize = 20;
 
 /// The word for a failure's kind in a report: `crashed`, `timed out`,
 /// `protocol error`, `not started`.
-pub fn failure_label(kind: &FailureKind) -> &'static str {
+pub(crate) fn failure_label(kind: &FailureKind) -> &'static str {
     match kind {
         FailureKind::NotStarted { .. } => "not started",
         FailureKind::Crashed(_) => "crashed",
@@ -176,7 +176,7 @@ pub fn failure_label(kind: &FailureKind) -> &'static str {
 
 /// What went wrong, in plain words, for adapter authors (without the
 /// stderr tail).
-pub fn failure_text(kind: &FailureKind) -> String {
+pub(crate) fn failure_text(kind: &FailureKind) -> String {
     let awaited = |awaiting: &Awaiting| match awaiting {
         Awaiting::Start => "`start`",
         Awaiting::Reply => "the request",
@@ -267,7 +267,7 @@ pub fn failure_text(kind: &FailureKind) -> String {
 
 /// One line saying why a case that got no comparison failed (`crashed:
 /// …`, `not run: …`); `None` for a compared, skipped or interrupted case.
-pub fn outcome_line(outcome: &Outcome) -> Option<String> {
+pub(crate) fn outcome_line(outcome: &Outcome) -> Option<String> {
     let line = match outcome {
         Outcome::Failed(failure) => format!(
             "{}: {}",
@@ -286,7 +286,7 @@ pub fn outcome_line(outcome: &Outcome) -> Option<String> {
 
 /// What went wrong, and the last lines of the validator's stderr under it
 /// (for `smoke`, which indents the whole).
-pub fn failure_with_stderr(failure: &Failure) -> String {
+pub(crate) fn failure_with_stderr(failure: &Failure) -> String {
     let mut text = failure_text(&failure.kind);
     let stderr = failure.stderr.trim_end();
     if !stderr.is_empty() {
@@ -300,7 +300,7 @@ pub fn failure_with_stderr(failure: &Failure) -> String {
 }
 
 /// Why a case was skipped, in words.
-pub fn skip_text(skip: &Skip) -> String {
+pub(crate) fn skip_text(skip: &Skip) -> String {
     match skip {
         Skip::Unannounced => "the validator does not announce this revision".to_owned(),
         Skip::Declined {
@@ -312,7 +312,7 @@ pub fn skip_text(skip: &Skip) -> String {
 }
 
 /// Why a case was not run, in words.
-pub fn not_run_text(why: NotRun) -> String {
+pub(crate) fn not_run_text(why: NotRun) -> String {
     match why {
         NotRun::Unavailable => "the validator could not be started".to_owned(),
         NotRun::GaveUp { failures } => {
@@ -399,7 +399,7 @@ pub fn problems(problems: &[SuiteProblem]) -> String {
 }
 
 /// The table of pass rates per revision and level, and the totals.
-pub fn summary(summary: &Summary, decisive: Level) -> String {
+pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -440,7 +440,7 @@ pub fn summary(summary: &Summary, decisive: Level) -> String {
 /// The per-rule table: for each rule, the compared cases that involve it
 /// (the suite expects it or the validator reported it) and the pass rate
 /// at each level; the rules that fail most at `decisive` first.
-pub fn rules(summary: &Summary, decisive: Level) -> String {
+pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
     let rows = summary.rules_by_failures(decisive);
     if rows.is_empty() {
         return String::new();
@@ -486,7 +486,7 @@ pub fn rules(summary: &Summary, decisive: Level) -> String {
 
 /// The pass rate of `tally` at `level` as a table shows it: `97.3%`, or
 /// `-` when no case was judged.
-pub fn percent(tally: &Tally, level: Level) -> String {
+pub(crate) fn percent(tally: &Tally, level: Level) -> String {
     match tally.rate(level) {
         Some(rate) => format!("{rate:.1}%"),
         None => "-".to_owned(),

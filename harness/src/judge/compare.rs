@@ -53,6 +53,7 @@ impl FromStr for Level {
 
 /// What is wrong with one reported finding, whatever the expectation says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum ProblemKind {
     /// No catalog defines the rule.
     UnknownRule,

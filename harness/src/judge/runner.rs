@@ -118,7 +118,11 @@ pub struct CaseResult {
 
 /// The request that asks about `fixture` (whose loaded document is
 /// `document`) under `revision`: the one way every caller builds one.
-pub fn request(fixture: &Fixture, document: &Document, revision: Revision) -> ValidateRequest {
+pub(crate) fn request(
+    fixture: &Fixture,
+    document: &Document,
+    revision: Revision,
+) -> ValidateRequest {
     ValidateRequest {
         case: fixture.id(),
         specification: SPECIFICATION_VERSION.to_owned(),
@@ -135,7 +139,7 @@ pub fn request(fixture: &Fixture, document: &Document, revision: Revision) -> Va
 /// # Errors
 ///
 /// A [`Crash::Panicked`] failure when it panicked.
-pub fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Result<Reply, Failure> {
+pub(crate) fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Result<Reply, Failure> {
     catch_unwind(AssertUnwindSafe(|| validator.validate(request))).map_err(|panic| Failure {
         kind: FailureKind::Crashed(Crash::Panicked {
             message: panic_message(panic.as_ref()),
@@ -204,7 +208,7 @@ pub fn judge(
 }
 
 /// The result of `case` that ended as `outcome` without a call.
-pub fn without_call(case: &Case<'_>, outcome: Outcome) -> CaseResult {
+pub(crate) fn without_call(case: &Case<'_>, outcome: Outcome) -> CaseResult {
     CaseResult {
         entry: case.index,
         revision: case.revision,

@@ -113,23 +113,23 @@ fn quote(text: &str) -> String {
 }
 
 /// Where the expectation file of `fixture` lives in the suite tree.
-pub fn path_of(fixture: &Fixture) -> String {
+pub(crate) fn path_of(fixture: &Fixture) -> String {
     format!("expected/{}/{}.yaml", fixture.suite, fixture.name)
 }
 
 /// The name `bless` gives its temporary files begins with this; the rest is
 /// the target's file name, a random part and [`TEMPORARY_SUFFIX`].
-pub const TEMPORARY_PREFIX: &str = ".";
+pub(crate) const TEMPORARY_PREFIX: &str = ".";
 
 /// The name `bless` gives its temporary files ends with this.
-pub const TEMPORARY_SUFFIX: &str = ".tmp";
+pub(crate) const TEMPORARY_SUFFIX: &str = ".tmp";
 
 /// Whether `path` (a path in the suite tree) is a temporary file that a
 /// `bless` writes beside an expectation before renaming it into place:
 /// `.<name>.yaml.<random>.tmp`, or `<name>.yaml.tmp` from earlier versions.
 /// One left behind by an interrupted `bless` is no expectation, and the
 /// next `bless` removes it.
-pub fn is_temporary(path: &str) -> bool {
+pub(crate) fn is_temporary(path: &str) -> bool {
     let Some(name) = path
         .strip_prefix("expected/")
         .map(|rest| rest.rsplit('/').next().unwrap_or(rest))

@@ -108,7 +108,7 @@ impl Fixture {
 
     /// The byte offset where each line of the text starts, in order; like
     /// [`str::lines`], a final line break does not start another line.
-    pub fn line_starts(&self) -> &[usize] {
+    pub(crate) fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             let mut starts = Vec::new();
             if !self.text.is_empty() {
@@ -127,7 +127,7 @@ impl Fixture {
 
 /// A file under `fixtures/` that is not a fixture.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StrayFile {
+pub(crate) struct StrayFile {
     /// Its path in the suite tree.
     pub path: String,
     /// Why it is not taken as a fixture.
@@ -136,7 +136,7 @@ pub struct StrayFile {
 
 /// Finds the fixtures of `suite` in `tree`, in path order, loading each; files
 /// that are not fixtures are returned beside them.
-pub fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<StrayFile>) {
+pub(crate) fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<StrayFile>) {
     let prefix = format!("fixtures/{suite}/");
     let mut fixtures = Vec::new();
     let mut strays = Vec::new();

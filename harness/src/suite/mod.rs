@@ -37,6 +37,7 @@ pub struct SuiteProblem {
 
 /// The sort of a [`SuiteProblem`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum SuiteProblemKind {
     /// A file of the suite is broken or does not belong: a catalog, fixture
     /// or expectation that does not load, a stray file, a catalog that

@@ -29,6 +29,7 @@ pub struct SuiteTree {
 
 /// Why a file of a suite folder was left out of its tree.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FileProblem {
     /// Larger than any suite file may be ([`MAX_DOCUMENT_BYTES`]); its size
     /// was read from its metadata, so it was never read.

@@ -26,11 +26,15 @@ use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 
-pub use oneshot::oneshot;
-pub use session::{STOP_GRACE, Session};
+pub(crate) use oneshot::oneshot;
+pub use session::STOP_GRACE;
+pub(crate) use session::Session;
+
+pub use crate::backend::process::{CommandError, split_command};
 
 /// How the harness talks to the validator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Mode {
     /// One long-lived process per worker, one request in flight each.
     Session,
