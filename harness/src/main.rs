@@ -13,7 +13,7 @@ use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::bless;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
 use mcpdesc_conformance::emit::github::Annotations;
-use mcpdesc_conformance::emit::human::Human;
+use mcpdesc_conformance::emit::human::{Human, Progress};
 use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
@@ -374,7 +374,8 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
     if json {
         emitters.push(JsonLines::new(io::stdout()));
     } else {
-        let progress = (!args.quiet && io::stderr().is_terminal()).then(|| progress(cases.len()));
+        let progress = (!args.quiet && io::stderr().is_terminal())
+            .then(|| Box::new(Bar::new(cases.len())) as Box<dyn Progress>);
         emitters.push(Human::new(io::stdout(), &set, level, args.quiet).with_progress(progress));
     }
     let annotate = match args.annotations.as_deref() {
@@ -424,15 +425,33 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
 }
 
 /// The progress line on stderr: cases finished out of all.
-fn progress(cases: usize) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(u64::try_from(cases).unwrap_or(u64::MAX));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} cases, {elapsed} ({eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
+struct Bar(indicatif::ProgressBar);
+
+impl Bar {
+    fn new(cases: usize) -> Bar {
+        let bar = indicatif::ProgressBar::new(u64::try_from(cases).unwrap_or(u64::MAX));
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} cases, {elapsed} ({eta} left)",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Bar(bar)
+    }
+}
+
+impl Progress for Bar {
+    fn advance(&self) {
+        self.0.inc(1);
+    }
+
+    fn suspend(&self, write: &mut dyn FnMut() -> io::Result<()>) -> io::Result<()> {
+        self.0.suspend(write)
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
 }
 
 /// The selection options as given, for reports.

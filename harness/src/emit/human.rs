@@ -3,8 +3,6 @@
 
 use std::io::{self, Write};
 
-use indicatif::ProgressBar;
-
 use crate::emit::escape;
 use crate::emit::text;
 use crate::event::{Event, RunMode};
@@ -13,13 +11,30 @@ use crate::suite::SuiteSet;
 
 use super::Emitter;
 
+/// A progress display shown beside the human report (the command line
+/// draws a progress bar on a terminal); the report's lines are written
+/// around it.
+pub trait Progress {
+    /// One more case has finished.
+    fn advance(&self);
+    /// Runs `write` with the display out of the way, so that the line
+    /// written does not tear it.
+    ///
+    /// # Errors
+    ///
+    /// The error of `write`.
+    fn suspend(&self, write: &mut dyn FnMut() -> io::Result<()>) -> io::Result<()>;
+    /// The run has ended: the display goes away.
+    fn finish(&self);
+}
+
 /// The human report, written to `out`.
 pub struct Human<'s, W> {
     out: W,
     set: &'s SuiteSet,
     level: Level,
     quiet: bool,
-    progress: Option<ProgressBar>,
+    progress: Option<Box<dyn Progress + 's>>,
 }
 
 impl<'s, W: Write> Human<'s, W> {
@@ -37,16 +52,19 @@ impl<'s, W: Write> Human<'s, W> {
 
     /// Shows `progress` (a progress line on stderr) while the run goes on;
     /// the report's own lines are written around it.
-    pub fn with_progress(mut self, progress: Option<ProgressBar>) -> Human<'s, W> {
+    pub fn with_progress(mut self, progress: Option<Box<dyn Progress + 's>>) -> Human<'s, W> {
         self.progress = progress;
         self
     }
 
     fn write(&mut self) -> impl FnMut(&str) -> io::Result<()> + '_ {
         let (out, progress) = (&mut self.out, &self.progress);
-        move |text: &str| match progress {
-            Some(bar) => bar.suspend(|| writeln!(out, "{text}").and_then(|()| out.flush())),
-            None => writeln!(out, "{text}").and_then(|()| out.flush()),
+        move |text: &str| {
+            let mut line = || writeln!(out, "{text}").and_then(|()| out.flush());
+            match progress {
+                Some(display) => display.suspend(&mut line),
+                None => line(),
+            }
         }
     }
 }
@@ -74,8 +92,8 @@ impl<W: Write> Emitter for Human<'_, W> {
                 self.write()(&header)
             }
             Event::CaseFinished { result, .. } => {
-                if let Some(bar) = &self.progress {
-                    bar.inc(1);
+                if let Some(display) = &self.progress {
+                    display.advance();
                 }
                 if self.quiet {
                     return Ok(());
@@ -86,8 +104,8 @@ impl<W: Write> Emitter for Human<'_, W> {
                 }
             }
             Event::RunFinished(finished) => {
-                if let Some(bar) = self.progress.take() {
-                    bar.finish_and_clear();
+                if let Some(display) = self.progress.take() {
+                    display.finish();
                 }
                 let mut text = format!("\n{}", text::summary(finished.summary, self.level));
                 let rules = text::rules(finished.summary, self.level);

@@ -64,7 +64,9 @@ pub enum FileProblem {
     Unreadable(String),
 }
 
-const EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+/// The suite this harness was built with: the files of the
+/// `mcpdesc-suite` data crate.
+const EMBEDDED: &[(&str, &[u8])] = mcpdesc_suite::FILES;
 
 impl SuiteTree {
     /// The suite built into this binary.

@@ -1,10 +1,12 @@
-//! Embeds the suite (catalogs, fixtures, expectations) into the harness, so
-//! the built binary runs from any directory and after `cargo install`.
+//! Embeds the suite (catalogs, fixtures, expectations) into this data
+//! crate, so that whatever depends on it runs from any directory, after
+//! `cargo install`, and from a packaged crate.
 //!
 //! The generated file lists every regular file under `suites/`, `fixtures/`
-//! and `expected/` at the workspace root, in a sorted order, with its bytes
-//! included at compile time. Cargo re-runs this script when anything under
-//! those folders changes, so the embedded suite never goes stale.
+//! and `expected/` of this package, in a sorted order, with its bytes
+//! included at compile time. Nothing outside the package is read. Cargo
+//! re-runs this script when anything under those folders changes (a new
+//! file included), so the embedded suite never goes stale.
 
 use std::env;
 use std::fmt::Write as _;
@@ -16,10 +18,7 @@ const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 fn main() {
     let manifest =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let root = manifest
-        .parent()
-        .expect("the harness lives inside the workspace")
-        .to_path_buf();
+    let root = manifest;
     let mut generated = String::from("&[\n");
     for part in PARTS {
         let dir = root.join(part);

@@ -1,0 +1,16 @@
+//! The MCP Description conformance suite, as data: every rule catalog
+//! (`suites/`), fixture (`fixtures/`) and expectation (`expected/`) of this
+//! package, embedded at compile time.
+//!
+//! The harness (`mcpdesc-conformance`) loads and checks these files; this
+//! crate only carries them, so that the suite travels with any build of the
+//! harness (a clone, `cargo install`, a packaged crate) and one version of
+//! the suite is one version of this crate.
+
+#![warn(missing_docs)]
+
+/// Every file of the suite, as `(path, bytes)` with `/`-separated paths
+/// relative to the package root (`suites/document.yaml`,
+/// `fixtures/document/expected-valid/minimal.json`, …), sorted by path
+/// within each of the three folders.
+pub const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
