@@ -9,7 +9,7 @@
 //! 128 + the signal's number, as cargo-nextest does. A second signal ends
 //! the harness at once (after killing the groups again).
 //!
-//! Every [`crate::backend::process::Process`] registers its group here while it
+//! Every validator process the harness starts registers its group here while it
 //! lives, whether or not a handler is installed.
 
 use std::collections::BTreeSet;

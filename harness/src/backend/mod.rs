@@ -1,8 +1,8 @@
 //! Run: reaching a validator and asking it about cases. A [`schedule`]
 //! runs cases on worker threads against any [`schedule::Backend`]: the
 //! in-process one, or an [`external`] validator's processes (session or
-//! one-shot), which speak the stdio contract through [`process`] and
-//! [`wire`]. How a validator fails is [`failure`] data; [`interrupt`] stops
+//! one-shot), which speak the stdio contract through a process module of
+//! the crate's own and [`wire`]. How a validator fails is [`failure`] data; [`interrupt`] stops
 //! a run on a signal and kills every validator it started.
 
 pub mod external;

@@ -3,10 +3,9 @@
 //! process per case). Every failure of the program becomes the outcome of the
 //! one case it happened on; the process group is killed, a fresh process is
 //! started, and the run goes on.
-
 //!
-//! [`session`] holds the session-mode process and [`oneshot`] the
-//! one-shot call; this module holds what they share, the [`Pool`] that
+//! A private `session` module holds the session-mode process and a
+//! private `oneshot` module the one-shot call; this module holds what they share, the [`Pool`] that
 //! serves many callers, and the [`Backend`] it is to the scheduler.
 
 mod oneshot;
