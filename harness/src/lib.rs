@@ -27,10 +27,12 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+#[cfg(feature = "reports")]
 pub mod bless;
 pub mod emit;
 pub mod event;
 pub mod exit;
+#[cfg(feature = "reports")]
 pub mod file;
 pub mod judge;
 pub mod libtest;

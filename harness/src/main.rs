@@ -11,10 +11,10 @@ use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, spli
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::bless;
-use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown};
+use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::{Human, Progress};
-use mcpdesc_conformance::emit::json::{JsonLines, ReportFile};
+use mcpdesc_conformance::emit::json::JsonLines;
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};

@@ -7,9 +7,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use serde_json::{Map, Value};
 
 use crate::emit::badge;
 use crate::emit::escape;
+use crate::emit::json;
 use crate::emit::text;
 use crate::event::{Event, RunFinished};
 use crate::judge::compare::Level;
@@ -18,6 +20,35 @@ use crate::suite::SuiteSet;
 use crate::suite::case::Case;
 
 use super::Emitter;
+
+/// The JSON report document, written to a file when the run finishes.
+pub struct ReportFile {
+    path: PathBuf,
+    run: Option<Map<String, Value>>,
+}
+
+impl ReportFile {
+    /// A report to be written at `path`.
+    pub fn new(path: PathBuf) -> ReportFile {
+        ReportFile { path, run: None }
+    }
+}
+
+impl Emitter for ReportFile {
+    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match event {
+            Event::RunStarted(started) => self.run = Some(json::run(started)),
+            Event::RunFinished(finished) => {
+                let document = json::report(self.run.take().unwrap_or_default(), finished);
+                let mut text = serde_json::to_string_pretty(&document)?;
+                text.push('\n');
+                crate::file::write_output(&self.path, &text).map_err(io::Error::other)?;
+            }
+            Event::CaseFinished { .. } => {}
+        }
+        Ok(())
+    }
+}
 
 /// JUnit XML: one `testsuite` per suite and revision, one `testcase` per
 /// case (named by its fixture, with the case ID as class name), the

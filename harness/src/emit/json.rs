@@ -6,7 +6,6 @@
 //! `message` or `explanation`).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use mcpdesc_protocol::Revision;
@@ -60,35 +59,6 @@ impl<W: Write> Emitter for JsonLines<W> {
     }
 }
 
-/// The JSON report document, written to a file when the run finishes.
-pub struct ReportFile {
-    path: PathBuf,
-    run: Option<Map<String, Value>>,
-}
-
-impl ReportFile {
-    /// A report to be written at `path`.
-    pub fn new(path: PathBuf) -> ReportFile {
-        ReportFile { path, run: None }
-    }
-}
-
-impl Emitter for ReportFile {
-    fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
-        match event {
-            Event::RunStarted(started) => self.run = Some(run(started)),
-            Event::RunFinished(finished) => {
-                let document = report(self.run.take().unwrap_or_default(), finished);
-                let mut text = serde_json::to_string_pretty(&document)?;
-                text.push('\n');
-                crate::file::write_output(&self.path, &text).map_err(io::Error::other)?;
-            }
-            Event::CaseFinished { .. } => {}
-        }
-        Ok(())
-    }
-}
-
 /// The whole report: the run, every case in order, the summary, and the
 /// rule × revision matrix.
 pub fn report(run: Map<String, Value>, finished: &RunFinished<'_>) -> Value {
@@ -119,7 +89,9 @@ pub fn report(run: Map<String, Value>, finished: &RunFinished<'_>) -> Value {
     Value::Object(document)
 }
 
-fn run(started: &RunStarted) -> Map<String, Value> {
+/// The run-started event as JSON: what the report and the JSON lines say
+/// about the run before any case.
+pub fn run(started: &RunStarted) -> Map<String, Value> {
     let options = &started.options;
     let value = json!({
         "harness": {"name": "mcpdesc-conformance", "version": started.harness_version},

@@ -2,8 +2,10 @@
 //! report, JSON lines, a JSON report file). Several run side by side, each
 //! seeing every event in the same order.
 
+#[cfg(feature = "reports")]
 pub mod badge;
 pub mod escape;
+#[cfg(feature = "reports")]
 pub mod files;
 pub mod github;
 pub mod human;

@@ -205,6 +205,7 @@ impl SuiteTree {
     /// name and bytes, in name order, so that two runs on the same catalogs,
     /// fixtures and expectations carry the same identity, and any change to
     /// one of them gives another.
+    #[cfg(feature = "reports")]
     pub fn content_hash(&self) -> String {
         use sha2::Digest as _;
         let mut hasher = sha2::Sha256::new();
