@@ -89,10 +89,28 @@ pub const VARIABLES: [&str; 4] = [
 /// `MCPDESC_*` variable it does not know, is a failing trial of its own,
 /// `environment::<VARIABLE>`, and no case runs. Problems in the suite
 /// itself fail a trial of their own, `suite::problems`.
+///
+/// A run of one case by its exact name (`--exact NAME`, as cargo-nextest
+/// runs each trial in a process of its own) loads the catalogs and that
+/// case's fixture and expectation only, so each such process starts fast.
 pub fn main(validator: impl Validator + 'static) -> ! {
     let arguments = Arguments::from_args();
-    let trials = trials_from_environment(Arc::new(validator), std::env::vars_os());
+    let trials = trials_for(
+        Arc::new(validator),
+        std::env::vars_os(),
+        one_fixture(&arguments).as_deref(),
+    );
     libtest_mimic::run(&arguments, trials).exit()
+}
+
+/// The fixture ID of the one case that `arguments` select by its exact
+/// name, when they select exactly one and do not list.
+fn one_fixture(arguments: &Arguments) -> Option<String> {
+    if !arguments.exact || arguments.list {
+        return None;
+    }
+    let (fixture, _revision) = arguments.filter.as_deref()?.rsplit_once('@')?;
+    Some(fixture.to_owned())
 }
 
 /// The trials [`main`] runs, for the environment `variables` (as
@@ -103,6 +121,17 @@ pub fn main(validator: impl Validator + 'static) -> ! {
 pub fn trials_from_environment(
     validator: Arc<dyn Validator>,
     variables: impl IntoIterator<Item = (OsString, OsString)>,
+) -> Vec<Trial> {
+    trials_for(validator, variables, None)
+}
+
+/// The trials of [`trials_from_environment`], of the fixture with ID
+/// `only` alone when it is given (the suite is then loaded only as far as
+/// that fixture needs; see [`SuiteSet::load_only`]).
+fn trials_for(
+    validator: Arc<dyn Validator>,
+    variables: impl IntoIterator<Item = (OsString, OsString)>,
+    only: Option<&str>,
 ) -> Vec<Trial> {
     let settings = match Settings::from_variables(variables) {
         Ok(settings) => settings,
@@ -122,11 +151,14 @@ pub fn trials_from_environment(
         None => Ok(Target::in_process(validator)),
     };
     match target {
-        Ok(target) => trials(
-            Arc::new(target),
-            SuiteTree::open(settings.suite_dir.as_deref()).map(SuiteSet::load),
-            settings.level,
-        ),
+        Ok(target) => {
+            let tree = SuiteTree::open(settings.suite_dir.as_deref());
+            let set = match only {
+                Some(fixture) => tree.map(|tree| SuiteSet::load_only(tree, &[fixture])),
+                None => tree.map(SuiteSet::load),
+            };
+            trials(Arc::new(target), set, settings.level)
+        }
         Err(error) => {
             let message = match error {
                 TargetError::Command(error) => error.to_string(),
@@ -450,5 +482,54 @@ pub fn check_case(
                 result.outcome
             )
         })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arguments(line: &[&str]) -> Arguments {
+        Arguments::from_iter(std::iter::once("conformance").chain(line.iter().copied()))
+    }
+
+    #[test]
+    fn only_an_exact_case_name_narrows_the_load() {
+        let name = "document/expected-valid/minimal.json@2025-06-18";
+        assert_eq!(
+            one_fixture(&arguments(&["--exact", name])).as_deref(),
+            Some("document/expected-valid/minimal.json")
+        );
+        assert_eq!(one_fixture(&arguments(&[name])), None, "a substring filter");
+        assert_eq!(one_fixture(&arguments(&["--exact", "--list", name])), None);
+        assert_eq!(one_fixture(&arguments(&["--exact", "suite::problems"])), None);
+        assert_eq!(one_fixture(&arguments(&[])), None);
+    }
+
+    /// A process that runs one case builds that fixture's trials alone,
+    /// named and judged as in a whole run.
+    #[test]
+    fn the_trials_of_one_fixture_are_those_of_the_whole_suite() {
+        let validator: Arc<dyn Validator> = Arc::new(mcpdesc_validator::ReferenceValidator::new());
+        let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
+        let names = |trials: Vec<Trial>| -> Vec<String> {
+            trials.iter().map(|trial| trial.name().to_owned()).collect()
+        };
+        let all = names(trials_for(Arc::clone(&validator), [], None));
+        let one = names(trials_for(Arc::clone(&validator), [], Some(fixture)));
+        let expected: Vec<String> = all
+            .into_iter()
+            .filter(|name| name.starts_with(&format!("{fixture}@")))
+            .collect();
+        assert!(expected.len() > 1, "{expected:?}");
+        assert_eq!(one, expected);
+        let conclusion = libtest_mimic::run(
+            &arguments(&["--quiet", "--test-threads", "1"]),
+            trials_for(validator, [], Some(fixture)),
+        );
+        assert_eq!(
+            (conclusion.num_passed, conclusion.num_failed),
+            (expected.len() as u64, 0)
+        );
     }
 }

@@ -526,7 +526,7 @@ mod tests {
             "fixtures/s/expected-invalid/big.json".to_owned(),
             text.into_bytes(),
         )]);
-        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s");
+        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s", &|_| true);
         let catalog = Catalog {
             suite: "s".into(),
             title: "t".into(),

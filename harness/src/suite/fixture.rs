@@ -134,9 +134,14 @@ pub(crate) struct StrayFile {
     pub reason: String,
 }
 
-/// Finds the fixtures of `suite` in `tree`, in path order, loading each; files
-/// that are not fixtures are returned beside them.
-pub(crate) fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<StrayFile>) {
+/// Finds the fixtures of `suite` in `tree` whose IDs `keep` takes, in path
+/// order, loading each; files that are not fixtures are returned beside
+/// them.
+pub(crate) fn discover(
+    tree: &SuiteTree,
+    suite: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> (Vec<Fixture>, Vec<StrayFile>) {
     let prefix = format!("fixtures/{suite}/");
     let mut fixtures = Vec::new();
     let mut strays = Vec::new();
@@ -157,6 +162,9 @@ pub(crate) fn discover(tree: &SuiteTree, suite: &str) -> (Vec<Fixture>, Vec<Stra
             });
             continue;
         };
+        if !keep(&format!("{suite}/{name}")) {
+            continue;
+        }
         fixtures.push(Fixture {
             suite: suite.to_owned(),
             class,
@@ -194,7 +202,7 @@ mod tests {
             ("fixtures/s/expected-valid/c.txt", "hello"),
             ("fixtures/other/expected-valid/a.json", "{}"),
         ]);
-        let (fixtures, strays) = discover(&tree, "s");
+        let (fixtures, strays) = discover(&tree, "s", &|_| true);
         let names: Vec<_> = fixtures
             .iter()
             .map(|f| (f.class, f.name.as_str()))
@@ -222,7 +230,11 @@ mod tests {
     #[test]
     fn lines_are_found_through_an_index_built_once() {
         let text = "{\"a\": 1,\r\n\n  \"b\": 2\n}";
-        let (fixtures, _) = discover(&tree(&[("fixtures/s/expected-valid/a.json", text)]), "s");
+        let (fixtures, _) = discover(
+            &tree(&[("fixtures/s/expected-valid/a.json", text)]),
+            "s",
+            &|_| true,
+        );
         let fixture = &fixtures[0];
         let expected: Vec<&str> = text.lines().collect();
         for (index, line) in expected.iter().enumerate() {
@@ -238,7 +250,11 @@ mod tests {
         );
         assert_eq!(fixture.line_starts().len(), expected.len());
         for text in ["", "\n", "a", "a\n", "a\n\nb"] {
-            let (fixtures, _) = discover(&tree(&[("fixtures/s/expected-valid/a.json", text)]), "s");
+            let (fixtures, _) = discover(
+                &tree(&[("fixtures/s/expected-valid/a.json", text)]),
+                "s",
+                &|_| true,
+            );
             let lines: Vec<_> = (1..=text.len() + 1)
                 .map_while(|line| fixtures[0].line(line))
                 .collect();
@@ -249,7 +265,7 @@ mod tests {
     #[test]
     fn a_broken_fixture_is_kept_with_its_error() {
         let tree = tree(&[("fixtures/s/expected-valid/bad.json", "{\"a\": 1, \"a\": 2}")]);
-        let (fixtures, _) = discover(&tree, "s");
+        let (fixtures, _) = discover(&tree, "s", &|_| true);
         let error = fixtures[0].document.as_ref().unwrap_err();
         assert!(error.message.contains("duplicate key"), "{error}");
         assert_eq!(fixtures[0].revisions(), Revision::ALL);

@@ -134,6 +134,19 @@ impl SuiteSet {
     /// `expected/<name>/`. Loading never stops at a problem; each is recorded
     /// and the rest is loaded.
     pub fn load(tree: SuiteTree) -> SuiteSet {
+        SuiteSet::load_selected(tree, None)
+    }
+
+    /// Loads the catalogs of `tree` and only the fixtures whose IDs
+    /// (`<suite>/<name>`) are in `fixtures`, with their expectations: what a
+    /// test binary asked to run one case needs, and no more. The checks
+    /// that need the whole tree (orphan expectation files, the catalogs'
+    /// examples) are left to a full load and to `check`.
+    pub fn load_only(tree: SuiteTree, fixtures: &[&str]) -> SuiteSet {
+        SuiteSet::load_selected(tree, Some(fixtures))
+    }
+
+    fn load_selected(tree: SuiteTree, only: Option<&[&str]>) -> SuiteSet {
         // Files left out of the tree are reported once, here; later stages
         // see them as absent and must not blame that on something else.
         let mut problems: Vec<SuiteProblem> = tree
@@ -180,7 +193,8 @@ impl SuiteSet {
         let mut suites = Vec::new();
         let mut claimed: BTreeSet<String> = BTreeSet::new();
         for catalog in catalogs {
-            let (fixtures, strays) = fixture::discover(&tree, &catalog.suite);
+            let keep = |id: &str| only.is_none_or(|only| only.contains(&id));
+            let (fixtures, strays) = fixture::discover(&tree, &catalog.suite, &keep);
             problems.extend(
                 strays
                     .into_iter()
@@ -217,7 +231,11 @@ impl SuiteSet {
         if suites.is_empty() && problems.is_empty() {
             problems.push(problem("suites/", "no suite catalog found"));
         }
-        for (path, _) in tree.under("expected/") {
+        // A partial load claims only the expectations of the fixtures it
+        // took: the others are not orphans, and the examples may name
+        // fixtures it left out.
+        let whole = only.is_none();
+        for (path, _) in tree.under("expected/").filter(|_| whole) {
             let Some(name) = path.strip_prefix("expected/") else {
                 continue;
             };
@@ -242,7 +260,7 @@ impl SuiteSet {
                 );
             }
         }
-        for suite in &suites {
+        for suite in suites.iter().filter(|_| whole) {
             problems.extend(example_problems(&tree, suite));
         }
         SuiteSet {
