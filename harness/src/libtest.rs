@@ -502,7 +502,10 @@ mod tests {
         );
         assert_eq!(one_fixture(&arguments(&[name])), None, "a substring filter");
         assert_eq!(one_fixture(&arguments(&["--exact", "--list", name])), None);
-        assert_eq!(one_fixture(&arguments(&["--exact", "suite::problems"])), None);
+        assert_eq!(
+            one_fixture(&arguments(&["--exact", "suite::problems"])),
+            None
+        );
         assert_eq!(one_fixture(&arguments(&[])), None);
     }
 
