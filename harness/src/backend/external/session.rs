@@ -107,15 +107,7 @@ impl Session {
         };
         // Output between replies would otherwise be read as the next reply
         // and blamed on it with a puzzling `seq` mismatch.
-        if let Some(Output::Line(line) | Output::Partial(line)) = process.unread_output() {
-            return Err(protocol(
-                ProtocolProblem::Unrequested {
-                    excerpt: wire::excerpt(&line),
-                    after_reply: false,
-                },
-                process,
-            ));
-        }
+        refuse_unrequested(process, false)?;
         self.seq += 1;
         let seq = self.seq;
         process.send(line_of(&Command::Validate {
@@ -136,15 +128,7 @@ impl Session {
             })?;
         if !self.validator.extra_output_wait.is_zero() {
             std::thread::sleep(self.validator.extra_output_wait);
-            if let Some(Output::Line(line) | Output::Partial(line)) = process.unread_output() {
-                return Err(protocol(
-                    ProtocolProblem::Unrequested {
-                        excerpt: wire::excerpt(&line),
-                        after_reply: true,
-                    },
-                    process,
-                ));
-            }
+            refuse_unrequested(process, true)?;
         }
         Ok(reply)
     }
@@ -214,6 +198,21 @@ pub(super) fn stop_all(sessions: Vec<Session>) -> Vec<Option<std::process::ExitS
         .iter_mut()
         .map(|process| process.finish(deadline))
         .collect()
+}
+
+/// A protocol failure when `process` has written output that no request
+/// asked for (noticed right after a reply, or before the next request).
+fn refuse_unrequested(process: &Process, after_reply: bool) -> Result<(), Failure> {
+    match process.unread_output() {
+        Some(Output::Line(line) | Output::Partial(line)) => Err(protocol(
+            ProtocolProblem::Unrequested {
+                excerpt: wire::excerpt(&line),
+                after_reply,
+            },
+            process,
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn line_of(command: &Command) -> Vec<u8> {
