@@ -129,8 +129,15 @@ impl Comparison {
         let actual: Findings = actual.iter().map(Finding::of).collect();
         let mut problems = Vec::new();
         let mut problem_count = 0;
+        // Problems with the rule itself (unknown, or not under this
+        // revision) fail the rules level; a pointer that names nothing is
+        // an exact-level matter, as pointers are.
+        let mut rule_problems = 0;
         let mut report = |finding: &Finding, kind| {
             problem_count += 1;
+            if kind != ProblemKind::UnresolvedPointer {
+                rule_problems += 1;
+            }
             // Counted all, kept few: this outlives the run's every case.
             if problems.len() < KEPT_DIFFERENCES {
                 problems.push(OutputProblem {
@@ -151,14 +158,13 @@ impl Comparison {
                 report(finding, ProblemKind::UnresolvedPointer);
             }
         }
-        let clean = problem_count == 0;
         // Most cases match exactly; then the rule sets match too, and need
         // not be built.
         let same = expected == actual;
         let passes = [
             same || has_error(&expected) == has_error(&actual),
-            clean && (same || rule_ids(&expected) == rule_ids(&actual)),
-            clean && same,
+            rule_problems == 0 && (same || rule_ids(&expected) == rule_ids(&actual)),
+            problem_count == 0 && same,
         ];
         let missing: Findings = expected.difference(&actual).cloned().collect();
         let unexpected_count = actual.difference(&expected).count();
@@ -179,9 +185,16 @@ impl Comparison {
         }
     }
 
-    /// Whether the case passes at `level`. A finding that is wrong in itself
-    /// fails the rules and exact levels even if the expectation lists it; the
-    /// verdict level looks at errors only.
+    /// Whether the case passes at `level`:
+    ///
+    /// - **verdict**: the validator reports an error exactly when the suite
+    ///   expects one (warnings do not count);
+    /// - **rules**: the set of reported rule IDs is the expected set, and
+    ///   every reported rule is in a catalog and applies under the case's
+    ///   revision; pointers are not looked at;
+    /// - **exact**: the set of (rule, pointer, severity) findings is the
+    ///   expected set, and every reported pointer names something in the
+    ///   document.
     pub fn passes(&self, level: Level) -> bool {
         self.passes[level as usize]
     }
@@ -311,6 +324,22 @@ rules:
         assert_eq!(levels(&comparison), [true, false, false]);
     }
 
+    /// Pointers are an exact-level matter: at the rules level a pointer
+    /// that names nothing does not fail a case whose rule IDs agree, even
+    /// when the expectation lists the same finding.
+    #[test]
+    fn a_pointer_that_names_nothing_fails_only_exact() {
+        let expected = [finding("mcpdesc.a", "/a/0", Severity::Error)];
+        let actual = [diagnostic("mcpdesc.a", "/nothing", Severity::Error)];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
+        let expected = [finding("mcpdesc.a", "/nothing", Severity::Error)];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
+        // A rule outside its revision still fails the rules level.
+        let actual = [diagnostic("mcpdesc.b", "/a/0", Severity::Warning)];
+        let expected = [finding("mcpdesc.b", "/a/0", Severity::Warning)];
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, false, false]);
+    }
+
     #[test]
     fn a_warning_is_not_an_error_verdict() {
         let expected = [finding("mcpdesc.a", "/a", Severity::Error)];
@@ -358,7 +387,8 @@ rules:
             (0..flood).map(|n| diagnostic("mcpdesc.a", &format!("/x{n}"), Severity::Error)),
         );
         let comparison = compare(&expected, &actual, R);
-        assert_eq!(levels(&comparison), [true, false, false]);
+        // The same rule everywhere: only the pointers are wrong.
+        assert_eq!(levels(&comparison), [true, true, false]);
         assert_eq!(comparison.actual_count, flood + 1);
         assert_eq!(comparison.unexpected_count, flood);
         assert_eq!(comparison.unexpected.len(), KEPT_DIFFERENCES);
