@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use mcpdesc_protocol::{Reply, ValidateRequest, Validator};
+use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
 use crate::SuiteError;
 use crate::backend::external::Unavailable;
@@ -368,9 +368,10 @@ impl Target {
         Target(Box::new(pool))
     }
 
-    /// The revisions the validator supports.
-    pub fn supported(&self) -> Vec<String> {
-        self.0.implementation().revisions.clone()
+    /// What the validator says about itself: among the rest, the revisions
+    /// it supports and the rules it claims.
+    pub fn implementation(&self) -> &Implementation {
+        self.0.implementation()
     }
 
     /// Asks the validator about one case.
@@ -407,18 +408,17 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Lev
             Err(Failed::from(text))
         }));
     }
-    let supported = Arc::new(target.supported());
     for case in Selection::default().cases(&set) {
         // The case ID, as `list` prints it and `--filter` takes it, so one
         // spelling selects a case everywhere.
         let name = case.id();
         let (index, revision) = (case.index, case.revision);
-        let announced = supported.iter().any(|name| name == revision.as_str());
-        let (set, target, supported) = (
-            Arc::clone(&set),
-            Arc::clone(&target),
-            Arc::clone(&supported),
-        );
+        let announced = target
+            .implementation()
+            .revisions
+            .iter()
+            .any(|name| name == revision.as_str());
+        let (set, target) = (Arc::clone(&set), Arc::clone(&target));
         let trial = Trial::ignorable_test(name, move || {
             let Some(entry) = set.get(index) else {
                 return Err(Failed::from("the case is gone from the suite (a bug)"));
@@ -428,7 +428,7 @@ pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Lev
                 index,
                 revision,
             };
-            match check_case(&set, &case, &target, &supported, level) {
+            match check_case(&set, &case, &target, level) {
                 Checked::Passed => Ok(Completion::Completed),
                 Checked::Ignored(reason) => Ok(Completion::ignored_with(reason)),
                 Checked::Failed(report) => Err(Failed::from(report)),
@@ -446,25 +446,27 @@ pub enum Checked {
     /// It passed at the level asked for.
     Passed,
     /// The validator did not take it: it does not announce the case's
-    /// revision, or it answered `skipped`. The reason names the revision.
+    /// revision, it answered `skipped`, or the case involves rules it does
+    /// not claim. The reason names the revision.
     Ignored(String),
     /// It failed: the failure report, as `run` prints it (its first line
     /// names the fixture and the revision).
     Failed(String),
 }
 
-/// What one trial does: runs `case` of `set` against `target` (which
-/// supports the revisions `supported`) and judges it at `level`.
-pub fn check_case(
-    set: &SuiteSet,
-    case: &Case<'_>,
-    target: &Target,
-    supported: &[String],
-    level: Level,
-) -> Checked {
-    let result = runner::judge(case, &set.rules, supported, |request| target.call(request));
-    if let Outcome::Skipped(reason) = &result.outcome {
-        let reason = text::skip_text(reason);
+/// What one trial does: runs `case` of `set` against `target` and judges
+/// it at `level`.
+pub fn check_case(set: &SuiteSet, case: &Case<'_>, target: &Target, level: Level) -> Checked {
+    let implementation = target.implementation();
+    let result = runner::judge(case, &set.rules, implementation, |request| {
+        target.call(request)
+    });
+    let ignored = match &result.outcome {
+        Outcome::Skipped(reason) => Some(text::skip_text(reason)),
+        Outcome::Unclaimed(unclaimed) => Some(text::unclaimed_text(unclaimed)),
+        _ => None,
+    };
+    if let Some(reason) = ignored {
         return Checked::Ignored(format!(
             "under {}: {}",
             case.revision,

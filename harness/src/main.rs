@@ -17,7 +17,7 @@ use mcpdesc_conformance::emit::human::{Human, Progress};
 use mcpdesc_conformance::emit::json::JsonLines;
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
-use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
+use mcpdesc_conformance::event::{Claims, RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::run::Finished;
@@ -368,6 +368,7 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
             selection: selection_words(&args.select),
         },
         cases: cases.len(),
+        claims: Claims::of(backend.implementation(), &set.rules),
     };
     let mut emitters = Emitters::default();
     let json = args.format == "json";

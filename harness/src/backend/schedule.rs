@@ -127,7 +127,7 @@ pub fn run(
     schedule: &Schedule,
     finished: &(dyn Fn(usize, &CaseResult) + Sync),
 ) -> Run {
-    let supported = &backend.implementation().revisions;
+    let implementation = backend.implementation();
     let next = AtomicUsize::new(0);
     let gate = Gate::new(schedule.max_consecutive_failures);
     let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
@@ -143,7 +143,7 @@ pub fn run(
                     let result = if interrupt::received().is_some() {
                         runner::without_call(case, Outcome::Interrupted)
                     } else {
-                        runner::judge(case, rules, supported, |request| {
+                        runner::judge(case, rules, implementation, |request| {
                             gate.enter()?;
                             let reply = backend.call(request);
                             gate.leave(reply.is_ok());

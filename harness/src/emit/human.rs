@@ -81,7 +81,7 @@ impl<W: Write> Emitter for Human<'_, W> {
                     RunMode::Session => "session mode",
                     RunMode::Oneshot => "one-shot mode",
                 };
-                let header = format!(
+                let mut header = format!(
                     "mcpdesc-conformance {}: suite {}; validator {} {} ({how}); {} cases",
                     started.harness_version,
                     started.suite.source,
@@ -89,6 +89,13 @@ impl<W: Write> Emitter for Human<'_, W> {
                     escape::line(&started.implementation.version),
                     started.cases
                 );
+                let claims = started.claims;
+                if claims.claimed < claims.catalog {
+                    header.push_str(&format!(
+                        "; it claims {} of the {} rules",
+                        claims.claimed, claims.catalog
+                    ));
+                }
                 self.write()(&header)
             }
             Event::CaseFinished { result, .. } => {

@@ -107,6 +107,7 @@ pub fn run(started: &RunStarted) -> Map<String, Value> {
             "selection": options.selection,
         },
         "cases": started.cases,
+        "claims": {"claimed": started.claims.claimed, "catalog": started.claims.catalog},
     });
     match value {
         Value::Object(map) => map,
@@ -170,6 +171,7 @@ fn tally_value(tally: &Tally) -> Map<String, Value> {
     let mut value = Map::new();
     value.insert("cases".into(), tally.cases.into());
     value.insert("skipped".into(), tally.skipped.into());
+    value.insert("unclaimed".into(), tally.unclaimed.into());
     value.insert("errors".into(), tally.errors.into());
     value.insert("interrupted".into(), tally.interrupted.into());
     value.insert("levels".into(), Value::Object(levels));
@@ -213,6 +215,17 @@ fn millis(duration: Duration) -> f64 {
 pub fn outcome(outcome: &Outcome) -> Value {
     match outcome {
         Outcome::Compared(comparison) => compared(comparison),
+        Outcome::Unclaimed(unclaimed) => {
+            let mut value = compared(&unclaimed.comparison);
+            if let Value::Object(map) = &mut value {
+                map.insert("kind".into(), "unclaimed".into());
+                map.insert(
+                    "unclaimedRules".into(),
+                    unclaimed.rules.iter().cloned().collect::<Vec<_>>().into(),
+                );
+            }
+            value
+        }
         Outcome::Skipped(Skip::Unannounced) => {
             json!({"kind": "skipped", "reason": "unannounced-revision"})
         }

@@ -11,7 +11,7 @@ use crate::backend::external::Unavailable;
 use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 use crate::emit::escape;
 use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip};
+use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unclaimed};
 use crate::judge::summary::{Summary, Tally};
 use crate::suite::expectation::{Finding, Findings};
 use crate::suite::fixture::Fixture;
@@ -97,6 +97,9 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     "  … and {hidden} more findings wrong whatever the expectation"
                 );
             }
+        }
+        Outcome::Unclaimed(unclaimed) => {
+            let _ = writeln!(text, "  {}", escape::line(&unclaimed_text(unclaimed)));
         }
         Outcome::Skipped(skip) => {
             let _ = writeln!(text, "  skipped: {}", escape::line(&skip_text(skip)));
@@ -279,7 +282,10 @@ pub(crate) fn outcome_line(outcome: &Outcome) -> Option<String> {
         }
         Outcome::NotRun(why) => format!("not run: {}", not_run_text(*why)),
         Outcome::SuiteError(problem) => format!("suite error: {problem}"),
-        Outcome::Compared(_) | Outcome::Skipped(_) | Outcome::Interrupted => return None,
+        Outcome::Compared(_)
+        | Outcome::Skipped(_)
+        | Outcome::Unclaimed(_)
+        | Outcome::Interrupted => return None,
     };
     Some(escape::line(&line).into_owned())
 }
@@ -297,6 +303,16 @@ pub(crate) fn failure_with_stderr(failure: &Failure) -> String {
         }
     }
     text
+}
+
+/// Why a case involving unclaimed rules is not judged, in words.
+pub(crate) fn unclaimed_text(unclaimed: &Unclaimed) -> String {
+    let rules: Vec<&str> = unclaimed.rules.iter().map(String::as_str).collect();
+    format!(
+        "unclaimed: the case involves {} the validator does not claim to check: {}",
+        if rules.len() == 1 { "a rule" } else { "rules" },
+        rules.join(", ")
+    )
 }
 
 /// Why a case was skipped, in words.
@@ -426,7 +442,7 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
     }
     row(&mut text, "all", &summary.total);
     let total = &summary.total;
-    let _ = writeln!(
+    let _ = write!(
         text,
         "\n{} cases: {} passed and {} failed at the {decisive} level, {} skipped",
         total.cases,
@@ -434,6 +450,15 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
         total.failed_at(decisive),
         total.skipped
     );
+    // Said only when there are any: most validators claim every rule.
+    if total.unclaimed > 0 {
+        let _ = write!(
+            text,
+            ", {} unclaimed (they involve rules the validator does not claim)",
+            total.unclaimed
+        );
+    }
+    text.push('\n');
     text
 }
 

@@ -337,7 +337,10 @@ rules:
         // A rule outside its revision still fails the rules level.
         let actual = [diagnostic("mcpdesc.b", "/a/0", Severity::Warning)];
         let expected = [finding("mcpdesc.b", "/a/0", Severity::Warning)];
-        assert_eq!(levels(&compare(&expected, &actual, R)), [true, false, false]);
+        assert_eq!(
+            levels(&compare(&expected, &actual, R)),
+            [true, false, false]
+        );
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Running cases against a validator and comparing each reply.
 
+use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
-use mcpdesc_protocol::{Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator};
+use mcpdesc_protocol::{
+    Implementation, Reply, Revision, SPECIFICATION_VERSION, ValidateRequest, Validator,
+};
 use mcpdesc_source::Document;
 
 use crate::backend::failure::{Crash, Failure, FailureKind};
@@ -20,6 +23,10 @@ use crate::suite::{EntryIndex, SuiteProblem};
 pub enum Outcome {
     /// The validator replied with diagnostics, compared with the expectation.
     Compared(Box<Comparison>),
+    /// The validator replied with diagnostics, but the case involves rules
+    /// it does not claim to check (its implementation metadata lists
+    /// `rules`): neither passed nor failed, counted apart.
+    Unclaimed(Box<Unclaimed>),
     /// Not judged: the validator declined the case, or does not announce its
     /// revision.
     Skipped(Skip),
@@ -51,6 +58,15 @@ pub enum Unjudgeable {
     /// The expectation file lists no findings for the case's revision.
     #[error("the expectation lists no findings for {0}")]
     NoExpectationFor(Revision),
+}
+
+/// A case that involves rules the validator does not claim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclaimed {
+    /// The unclaimed rules among the expected and the reported findings.
+    pub rules: BTreeSet<String>,
+    /// The comparison all the same, for reports.
+    pub comparison: Comparison,
 }
 
 /// Why a case was skipped.
@@ -97,7 +113,7 @@ impl Outcome {
     pub fn passes(&self, level: Level) -> Option<bool> {
         match self {
             Outcome::Compared(comparison) => Some(comparison.passes(level)),
-            Outcome::Skipped(_) | Outcome::Interrupted => None,
+            Outcome::Skipped(_) | Outcome::Unclaimed(_) | Outcome::Interrupted => None,
             _ => Some(false),
         }
     }
@@ -150,12 +166,14 @@ pub(crate) fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Resul
 
 /// Runs one case through `call`, which reaches the validator however it is
 /// reached, and compares the reply. Cases that cannot be judged (a broken
-/// fixture or expectation) or that the validator does not support (its
-/// `supported` revisions) get their outcome without a call.
+/// fixture or expectation) or that the validator does not support (the
+/// revisions `implementation` announces) get their outcome without a call;
+/// a case that involves a rule the implementation does not claim (when it
+/// lists its `rules`) is [`Outcome::Unclaimed`].
 pub fn judge(
     case: &Case<'_>,
     rules: &RuleIndex,
-    supported: &[String],
+    implementation: &Implementation,
     call: impl FnOnce(&ValidateRequest) -> Result<Reply, Outcome>,
 ) -> CaseResult {
     let fixture = &case.entry.fixture;
@@ -177,7 +195,8 @@ pub fn judge(
         },
         Err(problem) => return unjudgeable(Unjudgeable::Broken(problem.clone())),
     };
-    if !supported
+    if !implementation
+        .revisions
         .iter()
         .any(|revision| revision == case.revision.as_str())
     {
@@ -188,13 +207,19 @@ pub fn judge(
     let reply = call(&request);
     let duration = started.elapsed();
     let outcome = match reply {
-        Ok(Reply::Diagnostics(diagnostics)) => Outcome::Compared(Box::new(Comparison::new(
-            expected,
-            &diagnostics,
-            rules,
-            &document.value,
-            case.revision,
-        ))),
+        Ok(Reply::Diagnostics(diagnostics)) => {
+            let comparison = Comparison::new(
+                expected,
+                &diagnostics,
+                rules,
+                &document.value,
+                case.revision,
+            );
+            match unclaimed(&comparison, implementation) {
+                Some(rules) => Outcome::Unclaimed(Box::new(Unclaimed { rules, comparison })),
+                None => Outcome::Compared(Box::new(comparison)),
+            }
+        }
         Ok(Reply::Skipped(skip)) => Outcome::Skipped(Skip::Declined {
             reason: skip.reason,
             issue: skip.issue,
@@ -205,6 +230,21 @@ pub fn judge(
         Err(outcome) => outcome,
     };
     result(outcome, duration)
+}
+
+/// The rules of `comparison` (expected or reported) that `implementation`
+/// does not claim, when it lists the rules it claims and there are any.
+fn unclaimed(comparison: &Comparison, implementation: &Implementation) -> Option<BTreeSet<String>> {
+    let claimed = implementation.rules.as_ref()?;
+    let rules: BTreeSet<String> = comparison
+        .expected
+        .iter()
+        .chain(&comparison.unexpected)
+        .map(|finding| &finding.rule)
+        .filter(|rule| !claimed.contains(rule))
+        .cloned()
+        .collect();
+    (!rules.is_empty()).then_some(rules)
 }
 
 /// The result of `case` that ended as `outcome` without a call.

@@ -14,6 +14,9 @@ pub struct Tally {
     pub cases: usize,
     /// Cases skipped; they count neither as passes nor as failures.
     pub skipped: usize,
+    /// Cases that involve rules the validator does not claim; they count
+    /// neither as passes nor as failures.
+    pub unclaimed: usize,
     /// Cases that ended without a comparison: a crash, a timeout, a
     /// protocol error, a validator error, not run, or a suite error.
     pub errors: usize,
@@ -33,6 +36,7 @@ impl Tally {
         self.cases += 1;
         match outcome {
             Outcome::Skipped(_) => self.skipped += 1,
+            Outcome::Unclaimed(_) => self.unclaimed += 1,
             Outcome::Compared(_) => {}
             _ => self.errors += 1,
         }
@@ -43,9 +47,10 @@ impl Tally {
         }
     }
 
-    /// Cases that count towards pass rates (all but the skipped).
+    /// Cases that count towards pass rates (all but the skipped and the
+    /// unclaimed).
     pub fn judged(&self) -> usize {
-        self.cases - self.skipped
+        self.cases - self.skipped - self.unclaimed
     }
 
     /// Passes at `level`.
@@ -112,7 +117,12 @@ impl Summary {
                 .or_default()
                 .add(&result.outcome);
             summary.total.add(&result.outcome);
-            if let Outcome::Compared(comparison) = &result.outcome {
+            let comparison = match &result.outcome {
+                Outcome::Compared(comparison) => Some(comparison.as_ref()),
+                Outcome::Unclaimed(unclaimed) => Some(&unclaimed.comparison),
+                _ => None,
+            };
+            if let Some(comparison) = comparison {
                 let rules: BTreeSet<&str> = comparison
                     .expected
                     .iter()

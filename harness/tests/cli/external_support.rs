@@ -297,6 +297,7 @@ pub fn word(outcome: &Outcome) -> String {
             }
         }
         Outcome::Skipped(_) => "skipped".to_owned(),
+        Outcome::Unclaimed(_) => "unclaimed".to_owned(),
         Outcome::ValidatorError { .. } => "validator error".to_owned(),
         Outcome::Failed(failure) => match failure.kind {
             FailureKind::Crashed(_) => "crashed".to_owned(),
