@@ -18,7 +18,9 @@
 //!   the JSON report, JUnit, Markdown, GitHub annotations and badges.
 //!
 //! Beside the pipeline: [`bless`] writes expectations from the reference
-//! validator, [`smoke`] checks an adapter in plain words, [`libtest`] turns
+//! validator, [`pages`] writes the rule reference pages from the catalogs
+//! (and tells `check` when committed ones are stale), [`smoke`] checks an
+//! adapter in plain words, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
 
@@ -32,6 +34,7 @@ pub mod exit;
 pub mod file;
 pub mod judge;
 pub mod libtest;
+pub mod pages;
 pub mod smoke;
 pub mod suite;
 

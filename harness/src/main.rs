@@ -25,6 +25,7 @@ use mcpdesc_conformance::exit::{RunEnd, Status};
 use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::judge::runner::CaseResult;
 use mcpdesc_conformance::judge::summary::Summary;
+use mcpdesc_conformance::pages;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::{self, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
@@ -52,6 +53,19 @@ enum Command {
     Check(CheckArgs),
     /// Write expectations from the reference validator, showing the diff.
     Bless(BlessArgs),
+    /// Write the rule reference pages (Markdown) from the catalogs.
+    Docs(DocsArgs),
+}
+
+#[derive(Debug, Args)]
+struct DocsArgs {
+    /// The folder to write the pages into (a suite tree keeps them in
+    /// docs/rules, where `check` compares them).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// A suite working tree instead of the suite built into this binary.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -250,6 +264,7 @@ fn main() -> ExitCode {
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
+        Command::Docs(args) => docs(args),
     };
     match status {
         Ok(status) => status.into(),
@@ -532,11 +547,28 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     let coverage = Coverage::of(&set);
-    let problems = mcpdesc_conformance::suite::check::lint(&set, &coverage);
+    let mut problems = mcpdesc_conformance::suite::check::lint(&set, &coverage);
+    let pages = match pages::committed::check(&set) {
+        pages::committed::Committed::NotChecked(why) => format!("rule pages: not checked: {why}"),
+        pages::committed::Committed::Checked {
+            dir,
+            pages,
+            problems: drift,
+        } => {
+            let line = format!(
+                "rule pages: {pages} generated, {} differ from {}",
+                drift.len(),
+                dir.display()
+            );
+            problems.extend(drift);
+            line
+        }
+    };
     let fixtures: usize = set.suites.iter().map(|suite| suite.entries.len()).sum();
     let cases = Selection::default().cases(&set).len();
     let mut out = io::stdout().lock();
     writeln!(out, "{}", coverage.render())?;
+    writeln!(out, "{pages}")?;
     writeln!(
         out,
         "{} suites, {} rules, {fixtures} fixtures, {cases} cases; {} problems",
@@ -550,6 +582,44 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     } else {
         Status::UsageOrSuite
     })
+}
+
+fn docs(args: DocsArgs) -> anyhow::Result<Status> {
+    let tree = SuiteTree::open(args.suite_dir.as_deref())?;
+    let set = SuiteSet::load(tree);
+    // A catalog or fixture that does not load would leave pages out, and
+    // writing would then remove their committed versions.
+    let blocking: Vec<_> = set
+        .problems
+        .iter()
+        .filter(|problem| !problem.kind.bless_repairs())
+        .cloned()
+        .collect();
+    if !blocking.is_empty() {
+        eprint!("{}", report::problems(&blocking));
+        eprintln!(
+            "error: refusing to write rule pages: the suite has {} problem(s) (above); \
+             fix them first, no file was changed",
+            blocking.len()
+        );
+        return Ok(Status::UsageOrSuite);
+    }
+    let generated = pages::Pages::generate(&set)?;
+    let written = pages::sync::write(&generated, &args.out).context("writing rule pages")?;
+    for path in &written.changed {
+        eprintln!("wrote {}", args.out.join(path).display());
+    }
+    for path in &written.removed {
+        eprintln!("removed {}", args.out.join(path).display());
+    }
+    eprintln!(
+        "{} rule pages: {} written, {} unchanged, {} removed",
+        generated.len(),
+        written.changed.len(),
+        written.unchanged,
+        written.removed.len()
+    );
+    Ok(Status::Success)
 }
 
 fn bless(args: BlessArgs) -> anyhow::Result<Status> {
