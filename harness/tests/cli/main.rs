@@ -96,6 +96,7 @@ fn edit_one_pointer(root: &Path) {
 
 mod bless;
 mod check;
+mod docs;
 mod escaping;
 mod external_support;
 mod libtest;
