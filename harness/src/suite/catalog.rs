@@ -422,8 +422,11 @@ impl Catalog {
 /// Checks the pointer conventions of a suite tree's catalogs together:
 /// each convention ID is a plain name defined once across all of them, and
 /// every convention a decision names is defined in one of them. Each
-/// problem comes with the suite of the catalog it is in.
-pub fn convention_problems(catalogs: &[Catalog]) -> Vec<(String, CatalogProblem)> {
+/// problem comes with the suite of the catalog it is in. When `complete`
+/// is false (a catalog of the tree did not load), a convention no loaded
+/// catalog defines may well be that catalog's, so undefined names are not
+/// reported: the broken catalog's own problem says what is wrong.
+pub fn convention_problems(catalogs: &[Catalog], complete: bool) -> Vec<(String, CatalogProblem)> {
     let mut problems = Vec::new();
     let mut defined: BTreeMap<&str, &str> = BTreeMap::new();
     for catalog in catalogs {
@@ -451,6 +454,9 @@ pub fn convention_problems(catalogs: &[Catalog]) -> Vec<(String, CatalogProblem)
                 ));
             }
         }
+    }
+    if !complete {
+        return problems;
     }
     for catalog in catalogs {
         for rule in &catalog.rules {

@@ -159,7 +159,7 @@ impl SuiteSet {
             }
         }
         problems.extend(
-            catalog::convention_problems(&catalogs)
+            catalog::convention_problems(&catalogs, broken.is_empty())
                 .into_iter()
                 .map(|(suite, p)| {
                     problem(
