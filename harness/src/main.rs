@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool};
+use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, PoolValidator};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::process::split_command;
 use mcpdesc_conformance::backend::schedule::{self, Backend, InProcess, Schedule};
@@ -254,6 +254,12 @@ struct BlessArgs {
     /// Show the diff, write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Compute the expectations with this command (spoken to in session
+    /// mode) instead of the reference validator built into this binary: a
+    /// reference validator built from another checkout, such as one that
+    /// has just gained a rule.
+    #[arg(long, value_name = "CMD")]
+    validator: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -662,7 +668,20 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .iter()
                 .any(|pattern| case::matches(pattern, id))
     };
-    let plan = bless::plan(&set, &ReferenceValidator::new(), &keep);
+    let plan = match &args.validator {
+        None => bless::plan(&set, &ReferenceValidator::new(), &keep),
+        Some(line) => {
+            let argv = split_command(line).map_err(anyhow::Error::msg)?;
+            let pool = match Pool::start(ExternalValidator::new(argv, Mode::Session)) {
+                Ok(pool) => pool,
+                Err(unavailable) => {
+                    eprint!("error: {}", report::unavailable(&unavailable));
+                    return Ok(Status::ValidatorUnavailable);
+                }
+            };
+            bless::plan(&set, &PoolValidator::new(pool), &keep)
+        }
+    };
     let mut out = io::stdout().lock();
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;
