@@ -99,6 +99,7 @@ mod check;
 mod docs;
 mod escaping;
 mod external_support;
+mod guides;
 mod libtest;
 mod limits;
 mod list;
