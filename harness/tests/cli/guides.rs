@@ -13,9 +13,10 @@
 //! `cargo run` would), into this test binary's own target folder so that
 //! every dependency is already built: the copy's crates compile in some
 //! seconds (about 15 on two cores; a separate target folder would first
-//! build every dependency, over four minutes). Its binary is renamed in
-//! the copy, so that it never replaces the `mcpdesc-conformance` binary
-//! the other tests run. When a guide changes only suite data, the copy's
+//! build every dependency, over four minutes). The copy's crates get a
+//! version of their own and its binary another name, so that no build
+//! file of the copy is ever taken for one of this workspace (or of
+//! another guide's copy). When a guide changes only suite data, the copy's
 //! harness would be this one, so the built binary runs it.
 
 use std::path::PathBuf;
@@ -43,10 +44,14 @@ fn steps_of(name: &str) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        let Some(info) = line.strip_prefix("```") else {
+        let fence = if line.starts_with("```") {
+            "```"
+        } else if line.starts_with("~~~") {
+            "~~~"
+        } else {
             continue;
         };
-        let fence = "```";
+        let info = &line[fence.len()..];
         let mut body = String::new();
         for line in lines.by_ref() {
             if line == fence {
@@ -120,6 +125,19 @@ impl Checkout {
         ] {
             copy_folder(&workspace().join(part), &root.join(part));
         }
+        // Cargo names a path crate's build after its name, version and
+        // path relative to the workspace root, so the copy's crates would
+        // share their build files with this workspace's (and a build of one
+        // would pass for a build of the other): a version of their own
+        // keeps them apart.
+        let manifest = root.join("Cargo.toml");
+        let text = fs::read_to_string(&manifest).unwrap();
+        assert_eq!(text.matches("\"0.1.0\"").count(), 4, "{text}");
+        fs::write(
+            &manifest,
+            text.replace("\"0.1.0\"", &format!("\"0.1.0-guide.{guide}\"")),
+        )
+        .unwrap();
         let binary = format!("guide-{guide}-mcpdesc-conformance");
         let manifest = root.join("harness/Cargo.toml");
         let text = fs::read_to_string(&manifest).unwrap();
@@ -169,6 +187,13 @@ impl Checkout {
             self.sources_changed = true;
         }
         match action {
+            _ if action.starts_with("widen-root-protocol-versions ") => {
+                let words: Vec<&str> = action.split(' ').collect();
+                let [_, after, new] = words[..] else {
+                    panic!("{path}: `{action}` names the revision to follow and the new one");
+                };
+                widen_root_protocol_versions(&file, after, new);
+            }
             "create" => {
                 assert!(!file.exists(), "{path} exists already");
                 fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -183,21 +208,29 @@ impl Checkout {
                 fs::write(&file, text).unwrap();
             }
             _ => {
-                let anchor = action
-                    .strip_prefix("after ")
-                    .unwrap_or_else(|| panic!("unknown action `{action}` for {path}"));
+                let (verb, anchor) = action.split_once(' ').unwrap_or((action, ""));
                 let text = fs::read_to_string(&file).unwrap();
                 let lines: Vec<&str> = text.lines().collect();
                 let found: Vec<usize> = (0..lines.len())
                     .filter(|&i| lines[i].trim() == anchor)
                     .collect();
-                let [at] = found[..] else {
-                    panic!("{path}: {} lines read `{anchor}`", found.len());
-                };
-                let mut edited: Vec<String> =
-                    lines[..=at].iter().map(|line| (*line).to_owned()).collect();
-                edited.extend(body.lines().map(str::to_owned));
-                edited.extend(lines[at + 1..].iter().map(|line| (*line).to_owned()));
+                match (verb, found.len()) {
+                    ("after" | "replace", 1) | ("after-each", 1..) => {}
+                    _ => panic!(
+                        "{path}: `{verb}` found {} lines reading `{anchor}`",
+                        found.len()
+                    ),
+                }
+                let mut edited: Vec<&str> = Vec::new();
+                for (index, line) in lines.iter().enumerate() {
+                    let at = found.contains(&index);
+                    if !(at && verb == "replace") {
+                        edited.push(line);
+                    }
+                    if at {
+                        edited.extend(body.lines());
+                    }
+                }
                 fs::write(&file, edited.join("\n") + "\n").unwrap();
             }
         }
@@ -238,7 +271,7 @@ impl Checkout {
         };
         let output = std::process::Command::new(env!("CARGO"))
             .current_dir(&self.root)
-            .args(["build", "--quiet", "--offline", "--locked", "-p"])
+            .args(["build", "--quiet", "--offline", "-p"])
             .args(["mcpdesc-conformance", "--bin", &self.binary])
             .args(["--profile", &profile, "--target-dir"])
             .arg(target_dir)
@@ -247,6 +280,47 @@ impl Checkout {
         assert!(output.status.success(), "{}", stderr_of(&output));
         profile_dir.join(format!("{}{}", self.binary, std::env::consts::EXE_SUFFIX))
     }
+}
+
+/// In every JSON fixture below `folder` whose root `protocolVersions`
+/// lists `after`, lists `new` right after it (the file is written back
+/// pretty-printed, as the fixtures are).
+fn widen_root_protocol_versions(folder: &Path, after: &str, new: &str) {
+    let mut widened = 0;
+    for entry in walkdir::WalkDir::new(folder).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry
+            .path()
+            .extension()
+            .is_none_or(|extension| extension != "json")
+        {
+            continue;
+        }
+        let text = fs::read_to_string(entry.path()).unwrap();
+        let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let Some(versions) = document
+            .get_mut("protocolVersions")
+            .and_then(serde_json::Value::as_array_mut)
+        else {
+            continue;
+        };
+        if let Some(at) = versions.iter().position(|version| version == after)
+            && !versions.iter().any(|version| version == new)
+        {
+            versions.insert(at + 1, new.into());
+            fs::write(
+                entry.path(),
+                serde_json::to_string_pretty(&document).unwrap() + "\n",
+            )
+            .unwrap();
+            widened += 1;
+        }
+    }
+    assert!(
+        widened > 0,
+        "no fixture below {} lists {after}",
+        folder.display()
+    );
 }
 
 #[test]
@@ -304,5 +378,30 @@ fn adding_a_rule() {
             "# Keep declaration names short",
             "```json\n\"confirm_the_deletion_of_the_branch_and_of_every_commit_only_on_i\"\n```",
         ],
+    );
+}
+
+#[test]
+fn adding_a_revision() {
+    let mut checkout = Checkout::new("revision");
+    checkout.follow("adding-a-revision.md");
+    assert!(checkout.sources_changed);
+    // A fixture that names no revision gained the new one.
+    let expectation = fs::read_to_string(
+        checkout
+            .root
+            .join("expected/document/expected-invalid/missing-protocol-versions.json.yaml"),
+    )
+    .unwrap();
+    assert_contains(&expectation, &["\n  2027-03-30:\n"]);
+    let page = fs::read_to_string(
+        checkout
+            .root
+            .join("docs/rules/elicitation/mcp.elicitation.protocol-version.md"),
+    )
+    .unwrap();
+    assert_contains(
+        &page,
+        &["| 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 | 2027-03-30 |"],
     );
 }
