@@ -26,10 +26,10 @@ use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::judge::runner::CaseResult;
 use mcpdesc_conformance::judge::summary::Summary;
 use mcpdesc_conformance::pages;
-use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::{self, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
+use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
 use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -594,11 +594,12 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     // A catalog or fixture that does not load would leave pages out, and
-    // writing would then remove their committed versions.
+    // writing would then remove their committed versions. (Expectation
+    // problems do not matter here: pages show no expectation.)
     let blocking: Vec<_> = set
         .problems
         .iter()
-        .filter(|problem| !problem.kind.bless_repairs())
+        .filter(|problem| problem.kind == SuiteProblemKind::Broken)
         .cloned()
         .collect();
     if !blocking.is_empty() {
@@ -610,7 +611,14 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::UsageOrSuite);
     }
-    let generated = pages::Pages::generate(&set)?;
+    // A rule ID comes from the suite tree: printed escaped, like its
+    // problems.
+    let generated = pages::Pages::generate(&set).map_err(|error| {
+        anyhow::anyhow!(
+            "{}",
+            mcpdesc_conformance::emit::escape::line(&error.to_string())
+        )
+    })?;
     let written = pages::sync::write(&generated, &args.out).context("writing rule pages")?;
     for path in &written.changed {
         eprintln!("wrote {}", args.out.join(path).display());

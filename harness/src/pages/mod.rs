@@ -95,7 +95,7 @@ impl Pages {
     ///
     /// The first rule whose ID cannot name a file, or whose example cannot
     /// be shown (its fixture is missing or does not load, or its pointer
-    /// names nothing). `check` reports such catalogs as suite problems too.
+    /// names nothing; the suite reports those examples as problems too).
     pub fn generate(set: &SuiteSet) -> Result<Pages, PageError> {
         let mut files = BTreeMap::new();
         for suite in &set.suites {

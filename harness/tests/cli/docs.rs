@@ -351,3 +351,39 @@ fn a_decision_naming_an_undefined_convention_is_a_suite_problem() {
         &["a decision names convention `refrence-site`, which no catalog defines"],
     );
 }
+
+/// A rule ID that cannot name a file (here with a `/` and a terminal
+/// escape) stops `docs` with the reason, printed escaped, and `check`
+/// reports it instead of comparing pages.
+#[test]
+fn a_rule_id_that_cannot_name_a_page_is_reported() {
+    let dir = suite_copy_with_pages();
+    let catalog = dir.path().join("suites/elicitation.yaml");
+    let text = fs::read_to_string(&catalog).unwrap();
+    let id = "id: mcpdesc.elicitation.mode\n";
+    assert!(text.contains(id));
+    fs::write(
+        &catalog,
+        text.replace(id, "id: \"mcpdesc.elicitation/mode\\e[31m\"\n"),
+    )
+    .unwrap();
+    let before = files_below(&dir.path().join("docs/rules"));
+
+    let output = write_pages(dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &["rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file"],
+    );
+    assert!(!stderr_of(&output).contains('\x1b'));
+    assert_eq!(files_below(&dir.path().join("docs/rules")), before);
+
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &problem_lines(&output).join("\n"),
+        &[
+            "the pages cannot be generated: rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file",
+        ],
+    );
+}
