@@ -109,21 +109,20 @@ impl Checkout {
         if root.exists() {
             fs::remove_dir_all(&root).unwrap();
         }
-        for part in ["Cargo.toml", "Cargo.lock"] {
-            fs::create_dir_all(&root).unwrap();
-            fs::copy(workspace().join(part), root.join(part)).unwrap();
-        }
-        for part in [
-            "protocol",
-            "source",
-            "validator",
-            "harness",
-            "suites",
-            "fixtures",
-            "expected",
-            "docs",
-        ] {
-            copy_folder(&workspace().join(part), &root.join(part));
+        // Everything but the build output and the history: the workspace's
+        // manifests, every crate, the suite and the docs.
+        fs::create_dir_all(&root).unwrap();
+        for entry in fs::read_dir(workspace()).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name();
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            if entry.file_type().unwrap().is_dir() {
+                copy_folder(&entry.path(), &root.join(&name));
+            } else {
+                fs::copy(entry.path(), root.join(&name)).unwrap();
+            }
         }
         // Cargo names a path crate's build after its name, version and
         // path relative to the workspace root, so the copy's crates would
@@ -132,7 +131,7 @@ impl Checkout {
         // keeps them apart.
         let manifest = root.join("Cargo.toml");
         let text = fs::read_to_string(&manifest).unwrap();
-        assert_eq!(text.matches("\"0.1.0\"").count(), 4, "{text}");
+        assert!(text.contains("\"0.1.0\""), "{text}");
         fs::write(
             &manifest,
             text.replace("\"0.1.0\"", &format!("\"0.1.0-guide.{guide}\"")),
