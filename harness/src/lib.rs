@@ -20,7 +20,9 @@
 //!   the JSON report, JUnit, Markdown, GitHub annotations and badges.
 //!
 //! Beside the pipeline: [`bless`] writes expectations from the reference
-//! validator, [`smoke`] checks an adapter in plain words, [`libtest`] turns
+//! validator, [`pages`] writes the rule reference pages from the catalogs
+//! (and tells `check` when committed ones are stale), [`smoke`] checks an
+//! adapter in plain words, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
 
@@ -36,6 +38,8 @@ pub mod exit;
 pub mod file;
 pub mod judge;
 pub mod libtest;
+#[cfg(feature = "reports")]
+pub mod pages;
 pub mod run;
 pub mod smoke;
 pub mod suite;

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
+use mcpdesc_conformance::backend::external::{
+    ExternalValidator, Mode, Pool, PoolValidator, split_command,
+};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::bless;
@@ -20,11 +22,12 @@ use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{Claims, RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::pages;
 use mcpdesc_conformance::run::Finished;
-use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::{self, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
+use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
 use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
@@ -48,6 +51,19 @@ enum Command {
     Check(CheckArgs),
     /// Write expectations from the reference validator, showing the diff.
     Bless(BlessArgs),
+    /// Write the rule reference pages (Markdown) from the catalogs.
+    Docs(DocsArgs),
+}
+
+#[derive(Debug, Args)]
+struct DocsArgs {
+    /// The folder to write the pages into (a suite tree keeps them in
+    /// docs/rules, where `check` compares them).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// A suite working tree instead of the suite built into this binary.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -236,6 +252,12 @@ struct BlessArgs {
     /// Show the diff, write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Compute the expectations with this command (spoken to in session
+    /// mode) instead of the reference validator built into this binary: a
+    /// reference validator built from another checkout, such as one that
+    /// has just gained a rule.
+    #[arg(long, value_name = "CMD")]
+    validator: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -246,6 +268,7 @@ fn main() -> ExitCode {
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
+        Command::Docs(args) => docs(args),
     };
     match status {
         Ok(status) => status.into(),
@@ -515,11 +538,28 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
     let coverage = Coverage::of(&set);
-    let problems = mcpdesc_conformance::suite::check::lint(&set, &coverage);
+    let mut problems = mcpdesc_conformance::suite::check::lint(&set, &coverage);
+    let pages = match pages::committed::check(&set) {
+        pages::committed::Committed::NotChecked(why) => format!("rule pages: not checked: {why}"),
+        pages::committed::Committed::Checked {
+            dir,
+            pages,
+            problems: drift,
+        } => {
+            let line = format!(
+                "rule pages: {pages} generated, {} differ from {}",
+                drift.len(),
+                dir.display()
+            );
+            problems.extend(drift);
+            line
+        }
+    };
     let fixtures: usize = set.suites.iter().map(|suite| suite.entries.len()).sum();
     let cases = Selection::default().cases(&set).len();
     let mut out = io::stdout().lock();
     writeln!(out, "{}", coverage.render())?;
+    writeln!(out, "{pages}")?;
     writeln!(
         out,
         "{} suites, {} rules, {fixtures} fixtures, {cases} cases; {} problems",
@@ -533,6 +573,52 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     } else {
         Status::UsageOrSuite
     })
+}
+
+fn docs(args: DocsArgs) -> anyhow::Result<Status> {
+    let tree = SuiteTree::open(args.suite_dir.as_deref())?;
+    let set = SuiteSet::load(tree);
+    // A catalog or fixture that does not load would leave pages out, and
+    // writing would then remove their committed versions. (Expectation
+    // problems do not matter here: pages show no expectation.)
+    let blocking: Vec<_> = set
+        .problems
+        .iter()
+        .filter(|problem| problem.kind == SuiteProblemKind::Broken)
+        .cloned()
+        .collect();
+    if !blocking.is_empty() {
+        eprint!("{}", report::problems(&blocking));
+        eprintln!(
+            "error: refusing to write rule pages: the suite has {} problem(s) (above); \
+             fix them first, no file was changed",
+            blocking.len()
+        );
+        return Ok(Status::UsageOrSuite);
+    }
+    // A rule ID comes from the suite tree: printed escaped, like its
+    // problems.
+    let generated = pages::Pages::generate(&set).map_err(|error| {
+        anyhow::anyhow!(
+            "{}",
+            mcpdesc_conformance::emit::escape::line(&error.to_string())
+        )
+    })?;
+    let written = pages::sync::write(&generated, &args.out).context("writing rule pages")?;
+    for path in &written.changed {
+        eprintln!("wrote {}", args.out.join(path).display());
+    }
+    for path in &written.removed {
+        eprintln!("removed {}", args.out.join(path).display());
+    }
+    eprintln!(
+        "{} rule pages: {} written, {} unchanged, {} removed",
+        generated.len(),
+        written.changed.len(),
+        written.unchanged,
+        written.removed.len()
+    );
+    Ok(Status::Success)
 }
 
 fn bless(args: BlessArgs) -> anyhow::Result<Status> {
@@ -575,7 +661,20 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .iter()
                 .any(|pattern| case::matches(pattern, id))
     };
-    let plan = bless::plan(&set, &ReferenceValidator::new(), &keep);
+    let plan = match &args.validator {
+        None => bless::plan(&set, &ReferenceValidator::new(), &keep),
+        Some(line) => {
+            let argv = split_command(line).map_err(anyhow::Error::msg)?;
+            let pool = match Pool::start(ExternalValidator::new(argv, Mode::Session)) {
+                Ok(pool) => pool,
+                Err(unavailable) => {
+                    eprint!("error: {}", report::unavailable(&unavailable));
+                    return Ok(Status::ValidatorUnavailable);
+                }
+            };
+            bless::plan(&set, &PoolValidator::new(pool), &keep)
+        }
+    };
     let mut out = io::stdout().lock();
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;

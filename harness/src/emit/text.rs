@@ -558,6 +558,7 @@ mod tests {
             description: "d".into(),
             specification: "0.9.0".into(),
             rules: Vec::new(),
+            conventions: Vec::new(),
         };
         let entries = fixtures
             .into_iter()

@@ -29,6 +29,74 @@ pub struct Catalog {
     pub specification: String,
     /// The rules, in the order their pages are listed.
     pub rules: Vec<Rule>,
+    /// Pointer conventions this catalog introduces: kinds of finding and
+    /// where their diagnostics point. Decisions of any catalog name them in
+    /// their `conventions`, and the conventions page gathers each with the
+    /// decisions that apply it.
+    #[serde(default)]
+    pub conventions: Vec<Convention>,
+}
+
+/// A pointer convention: one kind of finding and where its diagnostic
+/// points, shared by the rules whose decisions name it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Convention {
+    /// A plain name (lowercase ASCII letters, digits and `-`) that decisions
+    /// use to name it; unique across every catalog of a suite tree.
+    pub id: String,
+    /// The kind of finding (e.g. `A required member is missing`).
+    pub finding: String,
+    /// Where its diagnostic points, in a few words (e.g. `the object that
+    /// lacks it`).
+    pub points_at: String,
+    /// More about it, in a paragraph.
+    #[serde(default)]
+    pub explanation: Option<String>,
+}
+
+/// How the suite settles one question the specification leaves open for a
+/// rule. In a catalog it is either a string, or `{text, conventions}` when
+/// it applies pointer conventions.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(from = "DecisionForm")]
+pub struct Decision {
+    /// The decision, in a sentence or two of Markdown.
+    pub text: String,
+    /// The IDs of the pointer conventions ([`Convention`]) it applies.
+    pub conventions: Vec<String>,
+}
+
+/// The two ways a catalog writes a [`Decision`].
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+enum DecisionForm {
+    /// A decision that applies no convention.
+    Plain(String),
+    /// A decision tagged with the conventions it applies.
+    Tagged(TaggedDecision),
+}
+
+/// A decision with its conventions, as a catalog writes it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaggedDecision {
+    text: String,
+    conventions: Vec<String>,
+}
+
+impl From<DecisionForm> for Decision {
+    fn from(form: DecisionForm) -> Decision {
+        match form {
+            DecisionForm::Plain(text) => Decision {
+                text,
+                conventions: Vec::new(),
+            },
+            DecisionForm::Tagged(TaggedDecision { text, conventions }) => {
+                Decision { text, conventions }
+            }
+        }
+    }
 }
 
 /// Everything known about one rule.
@@ -80,7 +148,7 @@ pub struct Rule {
     /// How the suite settles what the specification leaves open for this
     /// rule; every validator is measured against these.
     #[serde(default)]
-    pub decisions: Vec<String>,
+    pub decisions: Vec<Decision>,
     /// Examples: a fixture and the pointer of the part it shows.
     #[serde(default)]
     pub examples: Vec<Example>,
@@ -349,6 +417,67 @@ impl Catalog {
         }
         problems
     }
+}
+
+/// Checks the pointer conventions of a suite tree's catalogs together:
+/// each convention ID is a plain name defined once across all of them, and
+/// every convention a decision names is defined in one of them. Each
+/// problem comes with the suite of the catalog it is in. When `complete`
+/// is false (a catalog of the tree did not load), a convention no loaded
+/// catalog defines may well be that catalog's, so undefined names are not
+/// reported: the broken catalog's own problem says what is wrong.
+pub fn convention_problems(catalogs: &[Catalog], complete: bool) -> Vec<(String, CatalogProblem)> {
+    let mut problems = Vec::new();
+    let mut defined: BTreeMap<&str, &str> = BTreeMap::new();
+    for catalog in catalogs {
+        for convention in &catalog.conventions {
+            let mut report = |message: String| {
+                problems.push((
+                    catalog.suite.clone(),
+                    CatalogProblem {
+                        rule: None,
+                        message,
+                    },
+                ));
+            };
+            if !crate::suite::is_plain_name(&convention.id) {
+                report(format!(
+                    "convention `{}`: an ID is lowercase ASCII letters, digits and `-`, \
+                     starting with a letter",
+                    convention.id
+                ));
+            }
+            if let Some(first) = defined.insert(&convention.id, &catalog.suite) {
+                report(format!(
+                    "convention `{}` is already defined in suite `{first}`",
+                    convention.id
+                ));
+            }
+        }
+    }
+    if !complete {
+        return problems;
+    }
+    for catalog in catalogs {
+        for rule in &catalog.rules {
+            for decision in &rule.decisions {
+                for id in &decision.conventions {
+                    if !defined.contains_key(id.as_str()) {
+                        problems.push((
+                            catalog.suite.clone(),
+                            CatalogProblem {
+                                rule: Some(rule.id.clone()),
+                                message: format!(
+                                    "a decision names convention `{id}`, which no catalog defines"
+                                ),
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems
 }
 
 #[cfg(test)]

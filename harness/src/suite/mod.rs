@@ -183,6 +183,16 @@ impl SuiteSet {
                 }
             }
         }
+        problems.extend(
+            catalog::convention_problems(&catalogs, broken.is_empty())
+                .into_iter()
+                .map(|(suite, p)| {
+                    problem(
+                        &tree.display_path(&format!("suites/{suite}.yaml")),
+                        &p.to_string(),
+                    )
+                }),
+        );
         let rules = RuleIndex::new(&catalogs);
         // With a catalog missing, a rule outside the loaded ones may well be
         // that catalog's: only the catalog's own problem is reported then.

@@ -272,3 +272,38 @@ fn an_expectation_naming_an_unknown_rule_is_refused_by_run_and_fixed_by_bless() 
     assert_eq!(fs::read_to_string(&path).unwrap(), original);
     assert_eq!(on_tree("check", dir.path()).status.code(), Some(0));
 }
+
+/// `bless --validator CMD` computes the expectations with an external
+/// validator: the reference validator over the stdio contract writes what
+/// the built-in one writes, and one that cannot start changes nothing.
+#[test]
+fn blesses_from_an_external_validator() {
+    let dir = suite_copy();
+    edit_one_pointer(dir.path());
+    let expectation = dir.path().join(EDITED_EXPECTATION);
+    let edited = fs::read_to_string(&expectation).unwrap();
+
+    let output = harness()
+        .args([
+            "bless",
+            "--validator",
+            "/no/such/validator --stdio",
+            "--suite-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", stderr_of(&output));
+    assert_eq!(fs::read_to_string(&expectation).unwrap(), edited);
+
+    let validator = format!("{} --stdio", super::modes::reference_binary().display());
+    let output = harness()
+        .args(["bless", "--validator", &validator, "--suite-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_contains(&stderr_of(&output), &["1 expectation files changed"]);
+    let original = fs::read_to_string(workspace().join(EDITED_EXPECTATION)).unwrap();
+    assert_eq!(fs::read_to_string(&expectation).unwrap(), original);
+}

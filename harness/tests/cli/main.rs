@@ -97,9 +97,11 @@ fn edit_one_pointer(root: &Path) {
 mod bless;
 mod check;
 mod claims;
+mod docs;
 mod downstream;
 mod escaping;
 mod external_support;
+mod guides;
 mod libtest;
 mod limits;
 mod list;
