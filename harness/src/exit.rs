@@ -38,9 +38,9 @@ impl Status {
     /// The status of a run that gave `results` (summarised in `summary`),
     /// judged at `level`, that ended as `end` says. An interruption wins over
     /// everything, then a case the suite could not judge, then a validator
-    /// given up on, then
-    /// failures; a run that judged nothing (every case skipped) is not a
-    /// pass.
+    /// given up on, then failures that the run's baseline does not list and
+    /// stale baseline entries; a run that judged nothing (every case
+    /// skipped) is not a pass.
     pub fn of_run(results: &[CaseResult], summary: &Summary, end: RunEnd, level: Level) -> Status {
         let suite_errors = results
             .iter()
@@ -51,7 +51,10 @@ impl Status {
             Status::UsageOrSuite
         } else if end.gave_up {
             Status::ValidatorUnavailable
-        } else if summary.total.failed_at(level) > 0 || summary.total.judged() == 0 {
+        } else if summary.total.failed_at(level) > summary.known_failures
+            || summary.stale > 0
+            || summary.total.judged() == 0
+        {
             Status::Failures
         } else {
             Status::Success

@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod baseline;
 #[cfg(feature = "reports")]
 pub mod bless;
 pub mod emit;

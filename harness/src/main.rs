@@ -2,7 +2,7 @@
 //! a validator and reports, per MCP revision, how closely its findings match.
 
 use std::io::{self, IsTerminal as _, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -12,6 +12,7 @@ use mcpdesc_conformance::backend::external::{
 };
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
+use mcpdesc_conformance::baseline::Baseline;
 use mcpdesc_conformance::bless;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
@@ -53,6 +54,8 @@ enum Command {
     Bless(BlessArgs),
     /// Write the rule reference pages (Markdown) from the catalogs.
     Docs(DocsArgs),
+    /// Run the suite and write its failures as a baseline of known failures.
+    Baseline(Box<BaselineArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -136,6 +139,22 @@ struct RunArgs {
     /// Print the summary only, not the header and the failures.
     #[arg(long, short)]
     quiet: bool,
+    /// Known failures (YAML): a listed case that fails does not fail the
+    /// run; one that passes is a stale entry and does; an entry that
+    /// matches no case is an error.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct BaselineArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The baseline file to write: every case that fails at the level, by
+    /// its case ID; the reasons and links of entries already in the file
+    /// for the same case are kept.
+    #[arg(long, value_name = "FILE")]
+    output: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -268,6 +287,10 @@ fn main() -> ExitCode {
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
+        Command::Baseline(args) => {
+            let BaselineArgs { run: args, output } = *args;
+            execute(args, Some(&output))
+        }
         Command::Docs(args) => docs(args),
     };
     match status {
@@ -316,6 +339,12 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
 }
 
 fn run(args: RunArgs) -> anyhow::Result<Status> {
+    execute(args, None)
+}
+
+/// Runs the suite as `args` say; with `write_baseline`, writes the run's
+/// failures there as a baseline.
+fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Status> {
     interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
@@ -341,6 +370,10 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         return Ok(Status::UsageOrSuite);
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
+    let baseline = match &args.baseline {
+        Some(path) => Some(Baseline::load(path, &Selection::default().cases(&set))?),
+        None => None,
+    };
     let schedule = match &external {
         Some(external) => external.schedule(),
         None => Schedule {
@@ -423,18 +456,50 @@ fn run(args: RunArgs) -> anyhow::Result<Status> {
         emitters.push(Badges::new(dir.clone()));
     }
     let Finished {
+        results,
         summary,
         end,
         status,
-        ..
     } = mcpdesc_conformance::run::run(
         &started,
         &cases,
         &set.rules,
         backend,
         &schedule,
+        baseline.as_ref(),
         &mut emitters,
     )?;
+    drop(emitters);
+    if summary.stale > 0 {
+        eprintln!(
+            "error: {} case(s) listed as known failures now pass: update the baseline with \
+             `mcpdesc-conformance baseline --output FILE` and the same options",
+            summary.stale
+        );
+    }
+    if let Some(path) = write_baseline {
+        if end.interrupted.is_some() || end.gave_up {
+            eprintln!(
+                "error: the run did not finish; {} was not written",
+                path.display()
+            );
+            return Ok(status);
+        }
+        // Reasons are kept from the file as it is, whatever it matches now.
+        let old = if path.exists() {
+            Baseline::read(path)?
+        } else {
+            Baseline::default()
+        };
+        let new = old.of_run(&cases, &results, level);
+        new.write(path)?;
+        eprintln!(
+            "wrote {} known failure(s) to {}",
+            new.failures.len(),
+            path.display()
+        );
+        return Ok(Status::Success);
+    }
     if end.interrupted.is_none() {
         if end.gave_up {
             eprintln!(

@@ -8,6 +8,7 @@ use std::sync::mpsc;
 
 use crate::backend::interrupt;
 use crate::backend::schedule::{self, Backend, Schedule};
+use crate::baseline::Baseline;
 use crate::emit::Emitter;
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::exit::{RunEnd, Status};
@@ -44,13 +45,17 @@ pub fn run(
     rules: &RuleIndex,
     backend: Box<dyn Backend + '_>,
     schedule: &Schedule,
+    baseline: Option<&Baseline>,
     emitter: &mut dyn Emitter,
 ) -> io::Result<Finished> {
+    let level = started.options.level;
     emitter.emit(&Event::RunStarted(started))?;
+    let mut marks = Vec::new();
     // The scheduler runs on its own thread and hands each result over as it
     // finishes, so that every output can show it at once.
     let run = std::thread::scope(|scope| -> io::Result<schedule::Run> {
         let (sender, finished) = mpsc::channel::<(usize, CaseResult)>();
+        let marks = &mut marks;
         let backend = backend.as_ref();
         let worker = scope.spawn(move || {
             schedule::run(cases, rules, backend, schedule, &move |index, result| {
@@ -58,7 +63,12 @@ pub fn run(
                 let _ = sender.send((index, result.clone()));
             })
         });
-        for (index, result) in finished {
+        for (index, mut result) in finished {
+            if let Some(baseline) = baseline {
+                result.baseline = baseline.mark(&cases[index], &result.outcome, level);
+            }
+            // Kept, so that the final results carry the marks too.
+            marks.push((index, result.baseline.clone()));
             emitter.emit(&Event::CaseFinished {
                 index,
                 case: &cases[index],
@@ -70,6 +80,12 @@ pub fn run(
             .map_err(|_| io::Error::other("the scheduler panicked (a bug: please report it)"))
     })?;
     drop(backend);
+    let mut run = run;
+    for (index, mark) in marks {
+        if let Some(result) = run.results.get_mut(index) {
+            result.baseline = mark;
+        }
+    }
     let summary = Summary::of(&run.results);
     let end = RunEnd {
         gave_up: run.gave_up,

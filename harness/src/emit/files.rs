@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Map, Value};
 
+use crate::baseline::Mark;
 use crate::emit::badge;
 use crate::emit::escape;
 use crate::emit::json;
@@ -82,6 +83,21 @@ impl<'s> Junit<'s> {
 
     fn case(&self, result: &CaseResult, suite: &str, name: &str) -> TestCase {
         let status = match (&result.outcome, result.outcome.passes(self.level)) {
+            // A known failure is tolerated, as a skipped test is.
+            (_, Some(false)) if matches!(result.baseline, Some(Mark::Known { .. })) => {
+                let mut status = TestCaseStatus::skipped();
+                if let Some(Mark::Known { reason, .. }) = &result.baseline {
+                    status.set_message(format!("known failure: {}", escape::line(reason)));
+                }
+                status
+            }
+            (_, Some(true)) if matches!(result.baseline, Some(Mark::Stale { .. })) => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(
+                    "listed as a known failure, but it passes: the baseline entry is stale",
+                );
+                status
+            }
             (_, Some(true)) => TestCaseStatus::success(),
             (Outcome::Compared(_), Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -104,6 +120,9 @@ impl<'s> Junit<'s> {
                 let mut status = TestCaseStatus::skipped();
                 let message = match outcome {
                     Outcome::Skipped(skip) => escape::line(&text::skip_text(skip)).into_owned(),
+                    Outcome::Unclaimed(unclaimed) => {
+                        escape::line(&text::unclaimed_text(unclaimed)).into_owned()
+                    }
                     _ => "interrupted".to_owned(),
                 };
                 status.set_message(message);

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::baseline::Mark;
 use crate::emit::escape;
 use crate::emit::text;
 use crate::event::{Event, RunMode};
@@ -98,16 +99,25 @@ impl<W: Write> Emitter for Human<'_, W> {
                 }
                 self.write()(&header)
             }
-            Event::CaseFinished { result, .. } => {
+            Event::CaseFinished { case, result, .. } => {
                 if let Some(display) = &self.progress {
                     display.advance();
                 }
                 if self.quiet {
                     return Ok(());
                 }
-                match text::failure(self.set, result, self.level) {
-                    Some(text) => self.write()(&format!("\n{}", text.trim_end())),
-                    None => Ok(()),
+                match &result.baseline {
+                    // Tolerated: the summary counts them.
+                    Some(Mark::Known { .. }) => Ok(()),
+                    Some(Mark::Stale { reason }) => self.write()(&format!(
+                        "\nSTALE {}: listed as a known failure ({}), but it passes",
+                        escape::line(&case.id()),
+                        escape::line(reason)
+                    )),
+                    _ => match text::failure(self.set, result, self.level) {
+                        Some(text) => self.write()(&format!("\n{}", text.trim_end())),
+                        None => Ok(()),
+                    },
                 }
             }
             Event::RunFinished(finished) => {
@@ -115,6 +125,15 @@ impl<W: Write> Emitter for Human<'_, W> {
                     display.finish();
                 }
                 let mut text = format!("\n{}", text::summary(finished.summary, self.level));
+                let summary = finished.summary;
+                if summary.known_failures > 0 || summary.stale > 0 {
+                    text.push_str(&format!(
+                        "baseline: {} known failure(s) tolerated, {} stale entr{}\n",
+                        summary.known_failures,
+                        summary.stale,
+                        if summary.stale == 1 { "y" } else { "ies" }
+                    ));
+                }
                 let rules = text::rules(finished.summary, self.level);
                 if !rules.is_empty() {
                     text.push('\n');

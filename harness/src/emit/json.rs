@@ -12,6 +12,7 @@ use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value, json};
 
 use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
+use crate::baseline::Mark;
 use crate::emit::text;
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
@@ -151,6 +152,8 @@ fn summary(summary: &Summary) -> Value {
         "total": tally_value(&summary.total),
         "perRevision": per_revision,
         "perRule": per_rule,
+        "knownFailures": summary.known_failures,
+        "stale": summary.stale,
     })
 }
 
@@ -199,6 +202,16 @@ pub fn case(index: usize, which: &Case<'_>, result: &CaseResult) -> Map<String, 
     value.insert("revision".into(), revision(result.revision));
     value.insert("passes".into(), Value::Object(passes));
     value.insert("durationMs".into(), millis(result.duration).into());
+    value.insert(
+        "baseline".into(),
+        match &result.baseline {
+            None => Value::Null,
+            Some(Mark::Known { reason, link }) => {
+                json!({"mark": "known-failure", "reason": reason, "link": link})
+            }
+            Some(Mark::Stale { reason }) => json!({"mark": "stale", "reason": reason}),
+        },
+    );
     value.insert("outcome".into(), outcome(&result.outcome));
     value
 }

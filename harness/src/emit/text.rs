@@ -609,6 +609,7 @@ mod tests {
             revision: Revision::R2025_06_18,
             outcome: Outcome::Compared(Box::new(comparison)),
             duration: Duration::ZERO,
+            baseline: None,
         };
         // Rendering runs on its own thread so that a regression fails the
         // test instead of hanging it; the bound is a hang guard, not a

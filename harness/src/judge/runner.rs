@@ -10,6 +10,7 @@ use mcpdesc_protocol::{
 use mcpdesc_source::Document;
 
 use crate::backend::failure::{Crash, Failure, FailureKind};
+use crate::baseline::Mark;
 use crate::judge::compare::{Comparison, Level};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
@@ -130,6 +131,8 @@ pub struct CaseResult {
     pub outcome: Outcome,
     /// How long the validator took.
     pub duration: Duration,
+    /// What the run's baseline says about the case, if it lists it.
+    pub baseline: Option<Mark>,
 }
 
 /// The request that asks about `fixture` (whose loaded document is
@@ -182,6 +185,7 @@ pub fn judge(
         revision: case.revision,
         outcome,
         duration,
+        baseline: None,
     };
     let unjudgeable = |why| result(Outcome::SuiteError(why), Duration::ZERO);
     let document = match &fixture.document {
@@ -254,6 +258,7 @@ pub(crate) fn without_call(case: &Case<'_>, outcome: Outcome) -> CaseResult {
         revision: case.revision,
         outcome,
         duration: Duration::ZERO,
+        baseline: None,
     }
 }
 

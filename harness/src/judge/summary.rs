@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use mcpdesc_protocol::Revision;
 
+use crate::baseline::Mark;
 use crate::judge::compare::Level;
 use crate::judge::runner::{CaseResult, Outcome};
 
@@ -82,6 +83,11 @@ pub struct Summary {
     pub per_rule_revision: BTreeMap<(String, Revision), Tally>,
     /// All cases together.
     pub total: Tally,
+    /// Failing cases the run's baseline lists: they do not fail the run.
+    pub known_failures: usize,
+    /// Passing cases the run's baseline lists as failures: stale entries,
+    /// which fail the run.
+    pub stale: usize,
 }
 
 impl Summary {
@@ -105,6 +111,11 @@ impl Summary {
     pub fn of(results: &[CaseResult]) -> Summary {
         let mut summary = Summary::default();
         for result in results {
+            match result.baseline {
+                Some(Mark::Known { .. }) => summary.known_failures += 1,
+                Some(Mark::Stale { .. }) => summary.stale += 1,
+                _ => {}
+            }
             if result.outcome == Outcome::Interrupted {
                 // Counted once, overall: a revision with no finished case
                 // gets no row.

@@ -94,6 +94,7 @@ fn edit_one_pointer(root: &Path) {
     .unwrap();
 }
 
+mod baseline;
 mod bless;
 mod check;
 mod claims;
