@@ -64,14 +64,15 @@ fn files_below(dir: &Path) -> Vec<(String, String)> {
     files
 }
 
+/// `docs --out DIR` on the built-in suite.
+fn docs_into(dir: &Path) -> std::process::Output {
+    harness().args(["docs", "--out"]).arg(dir).output().unwrap()
+}
+
 #[test]
 fn writes_a_page_per_rule_an_index_per_suite_and_the_conventions_page() {
     let out = tempfile::tempdir().unwrap();
-    let output = harness()
-        .args(["docs", "--out"])
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let output = docs_into(out.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     let set = SuiteSet::load(SuiteTree::embedded());
     let mut wanted = vec!["README.md".to_owned(), "conventions.md".to_owned()];
@@ -102,11 +103,7 @@ fn writes_a_page_per_rule_an_index_per_suite_and_the_conventions_page() {
     // The same suite gives the same pages, byte for byte, and a second run
     // rewrites nothing.
     let first = files_below(out.path());
-    let again = harness()
-        .args(["docs", "--out"])
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let again = docs_into(out.path());
     assert_eq!(again.status.code(), Some(0));
     assert_contains(
         &stderr_of(&again),
@@ -120,11 +117,7 @@ fn writes_a_page_per_rule_an_index_per_suite_and_the_conventions_page() {
 #[test]
 fn a_rule_page_has_the_shape_of_the_published_pages() {
     let out = tempfile::tempdir().unwrap();
-    let output = harness()
-        .args(["docs", "--out"])
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let output = docs_into(out.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     let page = fs::read_to_string(
         out.path()
@@ -173,13 +166,7 @@ fn a_rule_page_has_the_shape_of_the_published_pages() {
 #[test]
 fn the_committed_pages_are_up_to_date() {
     let output = on_tree("check", &workspace());
-    let stdout = stdout_of(&output);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{stdout}\n{}",
-        stderr_of(&output)
-    );
+    let stdout = stdout_of_success(&output);
     let pages = Pages::generate(&SuiteSet::load(SuiteTree::embedded())).unwrap();
     assert_contains(
         &stdout,

@@ -56,6 +56,20 @@ fn stderr_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The stdout of a command that must have exited with status 0; otherwise
+/// the test fails showing both streams.
+#[track_caller]
+fn stdout_of_success(output: &std::process::Output) -> String {
+    let stdout = stdout_of(output);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        stderr_of(output)
+    );
+    stdout
+}
+
 /// The `suite error:` lines of a command's stderr.
 fn problem_lines(output: &std::process::Output) -> Vec<String> {
     stderr_of(output)
