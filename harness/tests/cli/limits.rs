@@ -129,7 +129,7 @@ fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
     };
     assert_eq!(
         (count("crashed", None), count("not-run", Some("gave-up"))),
-        (10, 360),
+        (10, 404),
         "{text}"
     );
     // Every case that ran is still printed: one case-finished event each.
@@ -137,7 +137,7 @@ fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
         .lines()
         .filter(|line| line.starts_with("{\"event\":\"case-finished\""))
         .count();
-    assert_eq!(events, 370);
+    assert_eq!(events, 414);
     assert_contains(
         &stderr_of(&output),
         &["error: gave up on the validator after 10 failures in a row"],

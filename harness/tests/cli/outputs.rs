@@ -221,7 +221,7 @@ fn one_run_writes_every_output() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
-    assert_eq!(stdout_of(&output).lines().count(), 370 + 2);
+    assert_eq!(stdout_of(&output).lines().count(), 414 + 2);
     let report: Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     assert_valid(&schemas(), "report", &report);
     assert_eq!(report["summary"]["total"]["levels"]["exact"]["failed"], 1);
@@ -245,7 +245,7 @@ fn one_run_writes_every_output() {
         }
     }
     // A testsuite per suite and revision.
-    assert_eq!((suites, cases, failures), (10, 370, 1), "{xml}");
+    assert_eq!((suites, cases, failures), (10, 414, 1), "{xml}");
     assert!(
         xml.contains("-error mcpdesc.elicitation.name &quot;/tools/0/elicitations&quot;"),
         "{xml}"
