@@ -17,7 +17,6 @@
 //! without `@` is matched against the fixture ID, and `*` and `?` are
 //! wildcards.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -168,38 +167,54 @@ impl Baseline {
         }
     }
 
-    /// The baseline of a run: one entry per case of `cases` whose result
-    /// fails at `level`, named by its case ID, keeping the reason and link
-    /// of an entry of `self` with the same `case` (a fresh entry's reason
-    /// says it still needs one).
+    /// The baseline of a run: the entries of `self` that still hold (each
+    /// matches a failing case of `cases` at `level`, and no passing one) are
+    /// kept as they
+    /// are, patterns and reasons included; every other failing case gets an
+    /// entry of its own, by case ID, with the reason and link of the entry
+    /// of `self` that listed it, if one did (a fresh entry's reason says it
+    /// still needs one).
     pub fn of_run(&self, cases: &[Case<'_>], results: &[CaseResult], level: Level) -> Baseline {
-        let kept: BTreeMap<&str, &Entry> = self
+        let fails = |result: &CaseResult| result.outcome.passes(level) == Some(false);
+        // An entry holds when it matches a failing case and no passing one
+        // (skipped and unclaimed cases neither pass nor fail).
+        let holds = |entry: &Entry| {
+            let matched = || {
+                cases
+                    .iter()
+                    .zip(results)
+                    .filter(|(case, _)| entry.matches(case))
+                    .map(|(_, result)| result.outcome.passes(level))
+            };
+            matched().any(|passes| passes == Some(false))
+                && matched().all(|passes| passes != Some(true))
+        };
+        let mut failures: Vec<Entry> = self
             .failures
             .iter()
-            .map(|entry| (entry.case.as_str(), entry))
+            .filter(|entry| holds(entry))
+            .cloned()
             .collect();
-        let failures = cases
+        let kept = failures.len();
+        for (case, _) in cases
             .iter()
             .zip(results)
-            .filter(|(_, result)| result.outcome.passes(level) == Some(false))
-            .map(|(case, _)| {
-                let id = case.id();
-                match kept.get(id.as_str()) {
-                    Some(entry) => Entry {
-                        case: id,
-                        revision: None,
-                        reason: entry.reason.clone(),
-                        link: entry.link.clone(),
-                    },
-                    None => Entry {
-                        case: id,
-                        revision: None,
-                        reason: format!("fails at the {level} level (no reason given yet)"),
-                        link: None,
-                    },
-                }
-            })
-            .collect();
+            .filter(|(_, result)| fails(result))
+        {
+            if failures[..kept].iter().any(|entry| entry.matches(case)) {
+                continue;
+            }
+            let earlier = self.entry(case);
+            failures.push(Entry {
+                case: case.id(),
+                revision: None,
+                reason: earlier.map_or_else(
+                    || format!("fails at the {level} level (no reason given yet)"),
+                    |entry| entry.reason.clone(),
+                ),
+                link: earlier.and_then(|entry| entry.link.clone()),
+            });
+        }
         Baseline { failures }
     }
 

@@ -95,6 +95,32 @@ pub(crate) fn check(value: &Value, report: &mut Report) {
             "`protocolVersions` must be an array",
         ),
     }
+
+    check_components(root, &at, report);
+}
+
+/// `components` and `components.schemas`, when present, are objects. Only
+/// the containers are checked: a component that no `requestedSchema`
+/// references is not, as the catalog decides.
+fn check_components(root: &Map<String, Value>, at: &Pointer, report: &mut Report) {
+    let at = at.key("components");
+    let components = match root.get("components") {
+        None => return,
+        Some(Value::Object(components)) => components,
+        Some(_) => {
+            report.error(rule::DOCUMENT_SHAPE, &at, "`components` must be an object");
+            return;
+        }
+    };
+    if let Some(schemas) = components.get("schemas")
+        && !schemas.is_object()
+    {
+        report.error(
+            rule::DOCUMENT_SHAPE,
+            &at.key("schemas"),
+            "`components.schemas` must be an object",
+        );
+    }
 }
 
 /// `info.name` and `info.version`: present, strings, not empty.
@@ -185,6 +211,23 @@ mod tests {
             let doc = with(json!({"mcpdesc": version}));
             assert_findings(&doc, R2025_11_25, &[(VERSION, "/mcpdesc", E)]);
         }
+    }
+
+    #[test]
+    fn components_and_their_schemas_must_be_objects() {
+        for components in [json!([]), json!("schemas"), json!(null)] {
+            // `with` drops null members, so the member is set directly.
+            let mut doc = base();
+            doc["components"] = components;
+            assert_findings(&doc, R2025_11_25, &[(SHAPE, "/components", E)]);
+        }
+        for schemas in [json!([{}]), json!(1), json!(null)] {
+            let mut doc = base();
+            doc["components"] = json!({"schemas": schemas});
+            assert_findings(&doc, R2025_11_25, &[(SHAPE, "/components/schemas", E)]);
+        }
+        let doc = with(json!({"components": {"schemas": {"a": 7}, "other": 1}}));
+        assert_findings(&doc, R2025_11_25, &[]);
     }
 
     #[test]

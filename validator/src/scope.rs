@@ -55,8 +55,10 @@ impl<'a> Scope<'a> {
     }
 
     /// What is wrong with an explicit scope declared inside this one, if
-    /// anything: it must be non-empty and name only entries of this scope.
-    /// Inside [`Scope::All`] only emptiness is checked.
+    /// anything: it must be non-empty and its strings must be entries of this
+    /// scope. Entries that are not strings are left to the caller, since
+    /// which rule owns them depends on the level. Inside [`Scope::All`] only
+    /// emptiness is checked.
     fn problem_with(self, explicit: &[Value]) -> Option<&'static str> {
         if explicit.is_empty() {
             return Some("an explicit protocolVersions must not be empty");
@@ -67,13 +69,16 @@ impl<'a> Scope<'a> {
         let allowed: HashSet<&str> = container.iter().filter_map(Value::as_str).collect();
         let outside = explicit
             .iter()
-            .any(|entry| entry.as_str().is_none_or(|text| !allowed.contains(text)));
+            .filter_map(Value::as_str)
+            .any(|text| !allowed.contains(text));
         outside.then_some("protocolVersions names a revision outside the containing scope")
     }
 }
 
 /// `mcpdesc.primitive.protocol-scope`: a primitive's explicit scope is an
-/// array, non-empty, and a subset of the root scope.
+/// array of strings, non-empty, and a subset of the root scope. Its type is
+/// this rule's because `mcpdesc.primitive.shape` checks identity members
+/// only; a non-string entry is reported whatever the root scope is.
 pub(crate) fn check_primitive(
     object: &Map<String, Value>,
     at: &Pointer,
@@ -82,6 +87,9 @@ pub(crate) fn check_primitive(
 ) {
     let problem = match object.get(MEMBER) {
         None => None,
+        Some(Value::Array(entries)) if !entries.iter().all(Value::is_string) => {
+            Some("a primitive's protocolVersions must list revisions as strings")
+        }
         Some(Value::Array(entries)) => root.problem_with(entries),
         Some(_) => Some("a primitive's protocolVersions must be an array"),
     };
@@ -91,8 +99,9 @@ pub(crate) fn check_primitive(
 }
 
 /// `mcpdesc.elicitation.protocol-scope`: a declaration's explicit scope is
-/// non-empty and a subset of its primitive's effective scope. A non-array
-/// scope is a shape problem, not this rule's.
+/// non-empty and its strings are a subset of its primitive's effective
+/// scope. A non-array scope, or an entry that is not a string, is a shape
+/// problem, not this rule's.
 pub(crate) fn check_declaration(
     object: &Map<String, Value>,
     at: &Pointer,
@@ -222,6 +231,51 @@ mod tests {
             &[
                 (DECL, "/tools/0/elicitations/0/protocolVersions", E),
                 (PRIM, "/tools/0/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn non_string_entries_of_a_primitive_scope_are_this_rules_whatever_the_root() {
+        let doc = with(json!({
+            "protocolVersions": null,
+            "tools": [tool(json!({"protocolVersions": [["2025-06-18"], "2026-07-28"]}))]
+        }));
+        assert_findings(
+            &doc,
+            R2026_07_28,
+            &[
+                (crate::rule::DOCUMENT_SHAPE, "", E),
+                (PRIM, "/tools/0/protocolVersions", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn non_string_entries_of_a_declaration_scope_are_a_shape_error_only() {
+        let doc = with(json!({"tools": [tool(json!({
+            "elicitations": [form(json!({"protocolVersions": [["2025-06-18"], "2026-07-28"]}))]
+        }))]}));
+        let at = "/tools/0/elicitations/0/protocolVersions";
+        assert_findings(
+            &doc,
+            R2026_07_28,
+            &[(crate::rule::ELICITATION_SHAPE, at, E)],
+        );
+        // The scope is used as declared: the string entry alone is in it.
+        let doc = with(json!({"tools": [tool(json!({
+            "elicitations": [crate::tests::url(json!({"protocolVersions": [7, "2025-06-18"]}))]
+        }))]}));
+        assert_findings(
+            &doc,
+            R2025_06_18,
+            &[
+                (
+                    crate::rule::ELICITATION_PROTOCOL_VERSION,
+                    "/tools/0/elicitations/0",
+                    E,
+                ),
+                (crate::rule::ELICITATION_SHAPE, at, E),
             ],
         );
     }

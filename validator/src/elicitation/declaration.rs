@@ -19,7 +19,8 @@ enum Type {
     Mode,
     String,
     Object,
-    Array,
+    /// An array whose entries are all strings (`array<string>` in 12.2).
+    Strings,
 }
 
 /// Every member a declaration may have besides `x-` extensions.
@@ -32,7 +33,7 @@ const MEMBERS: [(&str, Type); 9] = [
     ("url", Type::String),
     ("onDecline", Type::String),
     ("onCancel", Type::String),
-    ("protocolVersions", Type::Array),
+    ("protocolVersions", Type::Strings),
 ];
 
 /// The members that must not be empty when they are strings.
@@ -76,7 +77,9 @@ fn check_shape(declaration: &Declaration<'_>, report: &mut Report) {
         }
     }
     for (member, value) in declaration.object {
-        // A member the mode forbids is a `mode-members` problem alone.
+        // A member the mode forbids is a `mode-members` problem alone: it
+        // must not be there at all, so its type says nothing more, and one
+        // mistake is one finding (the catalog's decision for both modes).
         let forbidden = match declaration.mode {
             Mode::Form => member == "url",
             Mode::Url => member == "requestedSchema",
@@ -98,13 +101,22 @@ fn check_shape(declaration: &Declaration<'_>, report: &mut Report) {
             Some(Type::Object) if !value.is_object() => Some(format!(
                 "`{member}` must be an object or a Reference Object"
             )),
-            Some(Type::Array) if !value.is_array() => Some(format!("`{member}` must be an array")),
+            Some(Type::Strings) if !is_string_array(value) => {
+                Some(format!("`{member}` must be an array of strings"))
+            }
             Some(_) => None,
         };
         if let Some(message) = problem {
             report.error(rule::ELICITATION_SHAPE, &at.key(member), message);
         }
     }
+}
+
+/// Whether `value` is an array of strings only.
+fn is_string_array(value: &Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|entries| entries.iter().all(Value::is_string))
 }
 
 /// `mcpdesc.elicitation.name`: the whole name matches `^[A-Za-z0-9._-]+$`.

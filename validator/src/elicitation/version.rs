@@ -57,10 +57,11 @@ pub(super) fn check_declaration(
 /// Checks the elicitation steps of every Tool interaction example, for Tools
 /// whose scope includes `revision` (examples have no scope of their own).
 ///
-/// Only steps whose `type` is exactly `"elicitation"` count. Examples,
-/// steps and requests that are malformed are skipped. A request without
-/// `mode` is form mode. The finding is at the step's `request`, or at the
-/// step when it has none.
+/// Only steps whose `type` is exactly `"elicitation"` count. Examples and
+/// steps that are malformed are skipped, but a step's type alone says that
+/// the tool elicits, so its request only decides the mode: a request that is
+/// not an object, or has no `mode`, is form mode. The finding is at the
+/// step's `request`, or at the step when it has none.
 pub(super) fn check_steps(document: &Document<'_>, revision: Revision, report: &mut Report) {
     let tools = document
         .primitives
@@ -88,7 +89,7 @@ pub(super) fn check_steps(document: &Document<'_>, revision: Revision, report: &
 }
 
 /// Where an elicitation step is reported and its mode; `None` for steps of
-/// other types and malformed ones.
+/// other types and steps that are not objects.
 fn elicitation_step(step: &Value, at: Pointer) -> Option<(Pointer, Mode)> {
     let step = step.as_object()?;
     if step.get("type").and_then(Value::as_str) != Some("elicitation") {
@@ -103,7 +104,7 @@ fn elicitation_step(step: &Value, at: Pointer) -> Option<(Pointer, Mode)> {
             };
             Some((at.key("request"), mode))
         }
-        Some(_) => None,
+        Some(_) => Some((at.key("request"), Mode::Form)),
     }
 }
 
@@ -250,6 +251,7 @@ mod tests {
             at(1, true),
             at(2, true),
             at(3, false),
+            at(6, true),
             at(8, true),
         ];
         assert_eq!(version_findings(&doc, R2024_11_05), legacy);

@@ -144,7 +144,15 @@ mod tests {
         if let Some(root) = document.as_object_mut() {
             root.insert("components".into(), json!([{"schemas": {"c": valid()}}]));
         }
-        assert_findings(&document, R2025_11_25, &[(REFERENCE, AT, E)]);
+        // A `components` that is not an object is also a document shape error.
+        assert_findings(
+            &document,
+            R2025_11_25,
+            &[
+                (crate::rule::DOCUMENT_SHAPE, "/components", E),
+                (REFERENCE, AT, E),
+            ],
+        );
     }
 
     #[test]

@@ -1,0 +1,12 @@
+//! The whole conformance suite against the reference validator, one trial
+//! per case, from inside the validator crate.
+//!
+//! The harness's own `conformance` test does the same, but cargo-mutants
+//! mutates one package and runs only that package's tests; this target lets
+//! `scripts/mutants` judge every mutant of the validator by the suite alone
+//! (see `docs/maintaining.md`). `cargo test -p mcpdesc-validator --test suite`
+//! runs it; the `MCPDESC_*` variables of `libtest::main` apply.
+
+fn main() {
+    mcpdesc_conformance::libtest::main(mcpdesc_validator::ReferenceValidator::new());
+}
