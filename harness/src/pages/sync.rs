@@ -28,7 +28,7 @@ impl Drift {
     }
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Written {
     /// Pages created or replaced, by relative path.
