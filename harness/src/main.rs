@@ -25,7 +25,7 @@ use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::pages;
 use mcpdesc_conformance::run::Finished;
-use mcpdesc_conformance::suite::case::{self, Selection};
+use mcpdesc_conformance::suite::case::{self, Partition, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
@@ -102,6 +102,11 @@ struct SelectArgs {
     /// match the whole ID; text without them matches anywhere in it.
     #[arg(long = "filter", value_name = "GLOB")]
     filters: Vec<String>,
+    /// Only shard M of N (`hash:M/N`), to split a run across CI machines:
+    /// a case's shard depends on its ID alone, so it stays in its shard as
+    /// cases are added, and the N shards take every case exactly once.
+    #[arg(long, value_name = "hash:M/N")]
+    partition: Option<Partition>,
 }
 
 #[derive(Debug, Args)]
@@ -334,6 +339,7 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
         suites: select.suites.clone(),
         revisions: select.revisions.clone(),
         filters: select.filters.clone(),
+        partition: select.partition,
     };
     Ok((set, selection))
 }
@@ -554,6 +560,9 @@ fn selection_words(select: &SelectArgs) -> Vec<String> {
     }
     for filter in &select.filters {
         words.push(format!("--filter={filter}"));
+    }
+    if let Some(partition) = select.partition {
+        words.push(format!("--partition={partition}"));
     }
     words
 }

@@ -32,6 +32,67 @@ pub struct Selection {
     /// Only cases that match one of these patterns (all when empty). See
     /// [`Selection::takes`].
     pub filters: Vec<String>,
+    /// Only the cases of this shard (all when `None`).
+    pub partition: Option<Partition>,
+}
+
+/// One shard of a run split across machines (`--partition hash:M/N`): the
+/// cases whose ID hashes to shard `M` of `N`. A case's shard depends on its
+/// ID alone, so adding cases to the suite moves no other case to another
+/// shard, and the shards together take every case exactly once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    /// This shard, from 1.
+    pub shard: u64,
+    /// How many shards there are.
+    pub count: u64,
+}
+
+/// A `--partition` value that is not `hash:M/N` with `1 <= M <= N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a partition: give `hash:M/N`, shard M of N, with 1 <= M <= N")]
+pub struct PartitionError(pub String);
+
+impl std::str::FromStr for Partition {
+    type Err = PartitionError;
+
+    fn from_str(text: &str) -> Result<Partition, PartitionError> {
+        let error = || PartitionError(text.to_owned());
+        let (shard, count) = text
+            .strip_prefix("hash:")
+            .and_then(|rest| rest.split_once('/'))
+            .ok_or_else(error)?;
+        let (shard, count) = (
+            shard.parse::<u64>().map_err(|_| error())?,
+            count.parse::<u64>().map_err(|_| error())?,
+        );
+        if shard == 0 || shard > count {
+            return Err(error());
+        }
+        Ok(Partition { shard, count })
+    }
+}
+
+impl std::fmt::Display for Partition {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "hash:{}/{}", self.shard, self.count)
+    }
+}
+
+impl Partition {
+    /// Whether the case with ID `id` belongs to this shard.
+    pub fn takes(&self, id: &str) -> bool {
+        stable_hash(id) % self.count == self.shard - 1
+    }
+}
+
+/// FNV-1a over the bytes of `text`: a hash that is the same on every
+/// machine, build and Rust version (unlike the standard library's, which is
+/// randomly seeded), which is all a shard assignment needs.
+fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 impl Selection {
@@ -70,6 +131,11 @@ impl Selection {
     /// selects exactly that case; any other filter is matched against the
     /// fixture ID (`<suite>/<class>/<file>`). See [`matches()`].
     pub fn takes(&self, case: &Case<'_>) -> bool {
+        if let Some(partition) = self.partition
+            && !partition.takes(&case.id())
+        {
+            return false;
+        }
         self.filters.is_empty()
             || self.filters.iter().any(|pattern| {
                 if pattern.contains('@') {
