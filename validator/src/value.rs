@@ -8,6 +8,14 @@ use std::collections::HashSet;
 
 use serde_json::{Number, Value};
 
+/// Whether `value` is an array whose entries are all strings (the
+/// specification's `array<string>`).
+pub(crate) fn is_string_array(value: &Value) -> bool {
+    value
+        .as_array()
+        .is_some_and(|entries| entries.iter().all(Value::is_string))
+}
+
 /// Whether two JSON values are equal as JSON: numbers by mathematical value
 /// (`1` equals `1.0`), objects regardless of member order.
 pub(crate) fn same(a: &Value, b: &Value) -> bool {

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::{Declaration, Mode};
 use crate::report::Report;
 use crate::rule;
+use crate::value::is_string_array;
 
 /// The JSON type a declaration member must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,13 +111,6 @@ fn check_shape(declaration: &Declaration<'_>, report: &mut Report) {
             report.error(rule::ELICITATION_SHAPE, &at.key(member), message);
         }
     }
-}
-
-/// Whether `value` is an array of strings only.
-fn is_string_array(value: &Value) -> bool {
-    value
-        .as_array()
-        .is_some_and(|entries| entries.iter().all(Value::is_string))
 }
 
 /// `mcpdesc.elicitation.name`: the whole name matches `^[A-Za-z0-9._-]+$`.

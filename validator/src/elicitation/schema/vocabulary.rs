@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::Site;
 use crate::report::Report;
 use crate::rule;
+use crate::value::is_string_array;
 
 /// The string formats MCP forms support.
 const FORMATS: [&str; 4] = ["email", "uri", "date", "date-time"];
@@ -152,13 +153,6 @@ fn property_problem(property: &Value) -> Option<String> {
         return Some("a multi-select property needs `items`".to_owned());
     }
     None
-}
-
-/// An array whose entries are all strings.
-fn is_string_array(value: &Value) -> bool {
-    value
-        .as_array()
-        .is_some_and(|entries| entries.iter().all(Value::is_string))
 }
 
 /// An array of `{const: string, title: string}` objects, nothing more.
