@@ -6,10 +6,10 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use mcpdesc_protocol::{Reply, Revision, Validator};
+use mcpdesc_protocol::{Reply, Revision};
 use similar::TextDiff;
 
-use crate::backend::schedule::{Backend as _, InProcess};
+use crate::backend::schedule::Backend;
 use crate::file::{self, FileError, at};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::{self, Expectation, Finding};
@@ -97,11 +97,18 @@ pub enum Refusal {
 /// considered; orphan expectation files are removed only when `keep` keeps
 /// everything.
 ///
+/// `backend` is the validator, reached as a run reaches it: the reference
+/// validator in process ([`InProcess`]), or an external one's [`Pool`].
+///
 /// The expectation file of a fixture that does not load, or under one of
 /// whose revisions the validator does not judge it (it skips, replies with
-/// an error, or panics), is left as it is and the fixture is listed in
-/// [`Plan::refused`]: an expectation is only ever computed whole.
-pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bool) -> Plan {
+/// an error, panics, crashes, times out or breaks the contract), is left as
+/// it is and the fixture is listed in [`Plan::refused`]: an expectation is
+/// only ever computed whole.
+///
+/// [`InProcess`]: crate::backend::schedule::InProcess
+/// [`Pool`]: crate::backend::external::Pool
+pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) -> Plan {
     let mut plan = Plan::default();
     let mut wanted: BTreeMap<String, Option<String>> = BTreeMap::new();
     let mut everything = true;
@@ -115,7 +122,7 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
                 continue;
             }
             let computed = match &fixture.document {
-                Ok(document) => judge(fixture, document, validator),
+                Ok(document) => judge(fixture, document, backend),
                 Err(error) => Err(Refusal::Broken(error.clone().into())),
             };
             match computed {
@@ -166,12 +173,11 @@ pub fn plan(set: &SuiteSet, validator: &dyn Validator, keep: &dyn Fn(&str) -> bo
 fn judge(
     fixture: &Fixture,
     document: &mcpdesc_source::Document,
-    validator: &dyn Validator,
+    backend: &dyn Backend,
 ) -> Result<BTreeMap<Revision, Vec<Finding>>, Refusal> {
-    // Through the in-process backend, as `run` asks: a panic fails the one
+    // A failure (an in-process panic, an external crash) refuses the one
     // fixture, so the bless does not end half-way and the other
     // expectations are still written.
-    let backend = InProcess::new(validator);
     let mut revisions = BTreeMap::new();
     for revision in fixture.revisions() {
         let request = crate::judge::runner::request(fixture, document, revision);
@@ -292,9 +298,9 @@ pub fn in_ci() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::schedule::InProcess;
     use crate::suite::tree::SuiteTree;
-    use mcpdesc_protocol::ValidateRequest;
-    use mcpdesc_protocol::{Implementation, Skip, ValidatorError};
+    use mcpdesc_protocol::{Implementation, Skip, ValidateRequest, Validator, ValidatorError};
     use mcpdesc_validator::ReferenceValidator;
 
     const PANICS: &str = "document/expected-valid/minimal.json";
@@ -365,7 +371,7 @@ mod tests {
             reference: ReferenceValidator::new(),
             first_revision_of_skipper: skipper[0],
         };
-        let plan = plan(&set, &validator, &|_| true);
+        let plan = plan(&set, &InProcess::new(validator), &|_| true);
         let changed: Vec<&str> = plan.changes.iter().map(|c| c.path.as_str()).collect();
         assert_eq!(changed, [expectation_path(BLESSED)], "{plan:#?}");
         let refused: Vec<(&str, String)> = plan

@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use mcpdesc_conformance::backend::external::{
-    ExternalValidator, Mode, Pool, PoolValidator, split_command,
-};
+use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::baseline::Baseline;
@@ -736,7 +734,7 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .any(|pattern| case::matches(pattern, id))
     };
     let plan = match &args.validator {
-        None => bless::plan(&set, &ReferenceValidator::new(), &keep),
+        None => bless::plan(&set, &InProcess::new(ReferenceValidator::new()), &keep),
         Some(line) => {
             let argv = split_command(line).map_err(anyhow::Error::msg)?;
             let pool = match Pool::start(ExternalValidator::new(argv, Mode::Session)) {
@@ -746,7 +744,7 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                     return Ok(Status::ValidatorUnavailable);
                 }
             };
-            bless::plan(&set, &PoolValidator::new(pool), &keep)
+            bless::plan(&set, &pool, &keep)
         }
     };
     let mut out = io::stdout().lock();

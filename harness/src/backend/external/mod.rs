@@ -8,11 +8,8 @@
 //! private `oneshot` module the one-shot call; this module holds what they share, the [`Pool`] that
 //! serves many callers, and the [`Backend`] it is to the scheduler.
 
-mod as_validator;
 mod oneshot;
 mod session;
-
-pub use as_validator::PoolValidator;
 
 use std::sync::{Arc, Mutex};
 use std::thread;
