@@ -49,13 +49,16 @@ pub fn run(
     emitter: &mut dyn Emitter,
 ) -> io::Result<Finished> {
     let level = started.options.level;
+    // What the baseline says of a case follows from its outcome alone, so
+    // it is set where a result is first seen and again on the final ones.
+    let mark = |result: &mut CaseResult, case: &Case<'_>| {
+        result.baseline = baseline.and_then(|baseline| baseline.mark(case, &result.outcome, level));
+    };
     emitter.emit(&Event::RunStarted(started))?;
-    let mut marks = Vec::new();
     // The scheduler runs on its own thread and hands each result over as it
     // finishes, so that every output can show it at once.
     let run = std::thread::scope(|scope| -> io::Result<schedule::Run> {
         let (sender, finished) = mpsc::channel::<(usize, CaseResult)>();
-        let marks = &mut marks;
         let backend = backend.as_ref();
         let worker = scope.spawn(move || {
             schedule::run(cases, rules, backend, schedule, &move |index, result| {
@@ -64,11 +67,7 @@ pub fn run(
             })
         });
         for (index, mut result) in finished {
-            if let Some(baseline) = baseline {
-                result.baseline = baseline.mark(&cases[index], &result.outcome, level);
-            }
-            // Kept, so that the final results carry the marks too.
-            marks.push((index, result.baseline.clone()));
+            mark(&mut result, &cases[index]);
             emitter.emit(&Event::CaseFinished {
                 index,
                 case: &cases[index],
@@ -81,10 +80,8 @@ pub fn run(
     })?;
     drop(backend);
     let mut run = run;
-    for (index, mark) in marks {
-        if let Some(result) = run.results.get_mut(index) {
-            result.baseline = mark;
-        }
+    for (result, case) in run.results.iter_mut().zip(cases) {
+        mark(result, case);
     }
     let summary = Summary::of(&run.results);
     let end = RunEnd {
