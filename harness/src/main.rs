@@ -204,7 +204,7 @@ impl ExternalArgs {
         let Some(line) = &self.validator else {
             return Ok(None);
         };
-        let argv = split_command(line).map_err(anyhow::Error::msg)?;
+        let argv = split_command(line)?;
         let mode = if self.oneshot {
             Mode::Oneshot
         } else {
@@ -393,22 +393,9 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
             Box::new(InProcess::new(ReferenceValidator::new())),
             RunMode::InProcess,
         ),
-        Some(external) => match Pool::start(external.clone()) {
+        Some(external) => match start(external.clone()) {
             Ok(pool) => (Box::new(pool), RunMode::from(external.mode)),
-            Err(unavailable) => {
-                if let Some(interruption) = interrupt::received() {
-                    // Killed while starting: by the signal, not the validator.
-                    eprintln!(
-                        "interrupted by {} while starting the validator",
-                        interruption.name()
-                    );
-                    return Ok(Status::Interrupted(interruption));
-                }
-                // Later lines are the validator's stderr, indented and
-                // escaped, so that none passes for a line of the harness.
-                eprint!("error: {}", report::unavailable(&unavailable));
-                return Ok(Status::ValidatorUnavailable);
-            }
+            Err(status) => return Ok(status),
         },
     };
     let started = RunStarted {
@@ -515,6 +502,25 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         }
     }
     Ok(status)
+}
+
+/// Starts `external`'s processes, or says why it cannot and with which exit
+/// status the command ends.
+fn start(external: ExternalValidator) -> Result<Pool, Status> {
+    Pool::start(external).map_err(|unavailable| {
+        if let Some(interruption) = interrupt::received() {
+            // Killed while starting: by the signal, not the validator.
+            eprintln!(
+                "interrupted by {} while starting the validator",
+                interruption.name()
+            );
+            return Status::Interrupted(interruption);
+        }
+        // Later lines are the validator's stderr, indented and escaped, so
+        // that none passes for a line of the harness.
+        eprint!("error: {}", report::unavailable(&unavailable));
+        Status::ValidatorUnavailable
+    })
 }
 
 /// The progress line on stderr: cases finished out of all.
@@ -736,13 +742,10 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     let plan = match &args.validator {
         None => bless::plan(&set, &InProcess::new(ReferenceValidator::new()), &keep),
         Some(line) => {
-            let argv = split_command(line).map_err(anyhow::Error::msg)?;
-            let pool = match Pool::start(ExternalValidator::new(argv, Mode::Session)) {
+            let argv = split_command(line)?;
+            let pool = match start(ExternalValidator::new(argv, Mode::Session)) {
                 Ok(pool) => pool,
-                Err(unavailable) => {
-                    eprint!("error: {}", report::unavailable(&unavailable));
-                    return Ok(Status::ValidatorUnavailable);
-                }
+                Err(status) => return Ok(status),
             };
             bless::plan(&set, &pool, &keep)
         }
