@@ -13,6 +13,7 @@ use crate::baseline::Mark;
 use crate::emit::badge;
 use crate::emit::escape;
 use crate::emit::json;
+use crate::emit::markdown;
 use crate::emit::text;
 use crate::event::{Event, RunFinished};
 use crate::judge::compare::Level;
@@ -201,7 +202,7 @@ impl<'s> Markdown<'s> {
         let _ = writeln!(
             text,
             "## mcpdesc conformance: {}\n",
-            cell(&self.implementation)
+            markdown::text_cell(&self.implementation)
         );
         let _ = writeln!(
             text,
@@ -254,7 +255,7 @@ impl<'s> Markdown<'s> {
                 let _ = writeln!(
                     text,
                     "| `{}` | {} | {} | {} | {} | {} |",
-                    cell(rule).replace('`', "'"),
+                    markdown::text_cell(rule).replace('`', "'"),
                     tally.cases,
                     tally.failed_at(self.level),
                     rate(tally, Level::Verdict),
@@ -274,11 +275,11 @@ impl<'s> Markdown<'s> {
         if !failures.is_empty() {
             let _ = writeln!(text, "\n### Failures\n");
             for (case, failure) in failures.iter().take(MARKDOWN_FAILURES) {
-                let fence = fence_for(failure);
+                let fence = markdown::fence(failure);
                 let _ = writeln!(
                     text,
                     "<details><summary><code>{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
-                    html(&case.id()),
+                    markdown::html(&case.id()),
                     failure
                 );
             }
@@ -308,27 +309,6 @@ impl Emitter for Markdown<'_> {
         }
         Ok(())
     }
-}
-
-/// A code fence longer than any run of backticks in `text`, so that text
-/// from a validator cannot close it early.
-fn fence_for(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat(longest.max(2) + 1)
-}
-
-/// Text for a Markdown table cell: escaped, without pipes or line breaks.
-fn cell(text: &str) -> String {
-    html(&escape::line(text)).replace('|', "\\|")
-}
-
-/// Text for HTML: the five special characters as entities.
-fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
 }
 
 fn write_file(path: &Path, text: &str) -> io::Result<()> {

@@ -10,6 +10,8 @@ pub mod files;
 pub mod github;
 pub mod human;
 pub mod json;
+#[cfg(feature = "reports")]
+pub(crate) mod markdown;
 pub mod text;
 
 use std::io;

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::{cell, code, inline, link_target, one_line};
 use super::{head, page_of};
+use crate::emit::markdown::{cell, code, inline, link_target, one_line};
 use crate::suite::catalog::Catalog;
 
 /// The conventions page of `catalogs`: a table of every convention, then

@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::{cell, code, inline, link_target, link_text, one_line};
 use super::rule::applicability_cell;
 use super::{CONVENTIONS, INDEX, TREE_ROOT_FROM_SUITE_FOLDER, head, page_of};
+use crate::emit::markdown::{cell, code, inline, link_target, link_text, one_line};
 use crate::suite::catalog::Catalog;
 
 /// The index of one suite: what it covers and a table of its rules.

@@ -17,7 +17,6 @@
 pub mod committed;
 mod conventions;
 mod index;
-pub(crate) mod markdown;
 mod rule;
 pub mod sync;
 
@@ -206,8 +205,8 @@ fn marker(source: &str) -> String {
 fn head(title: &str, description: &str, source: &str) -> String {
     format!(
         "---\ntitle: {}\ndescription: {}\n---\n\n{}",
-        markdown::yaml_string(title),
-        markdown::yaml_string(description),
+        crate::emit::markdown::yaml_string(title),
+        crate::emit::markdown::yaml_string(description),
         marker(source)
     )
 }

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::{cell, code, fenced, inline, link_target, link_text, one_line};
 use super::{CONVENTIONS, Shown, TREE_ROOT_FROM_SUITE_FOLDER, head};
+use crate::emit::markdown::{cell, code, fenced, inline, link_target, link_text, one_line};
 use crate::suite::catalog::{Applicability, Applies, Catalog, Rule};
 use crate::suite::fixture::Class;
 

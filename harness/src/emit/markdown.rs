@@ -1,4 +1,5 @@
-//! Writing catalog and fixture text into Markdown without breaking it.
+//! Writing text into Markdown without breaking it: the rule pages and the
+//! run's Markdown summary use these.
 //!
 //! Catalog texts (titles, summaries, requirements, decisions) are authored
 //! as one-paragraph Markdown (they use backticks for code), so they are
@@ -42,6 +43,22 @@ pub(crate) fn cell(text: &str) -> String {
     inline(text).replace('|', "\\|")
 }
 
+/// Untrusted text (from a validator) for a table cell: control characters
+/// escaped, HTML's special characters as entities, and every `|` escaped,
+/// so that nothing in it is read as Markdown or HTML.
+pub(crate) fn text_cell(text: &str) -> String {
+    html(&crate::emit::escape::line(text)).replace('|', "\\|")
+}
+
+/// Text for HTML: the five special characters as entities.
+pub(crate) fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
 /// `text` as a code span, delimited by more backticks than any run inside
 /// it, and padded with a space where it starts or ends with a backtick. An
 /// empty text is shown as `""`, the empty JSON pointer's spelling.
@@ -70,10 +87,16 @@ fn one_line_keep_spaces(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// The fence for a code block holding `text`: more backticks than any run
+/// inside it, and at least three.
+pub(crate) fn fence(text: &str) -> String {
+    "`".repeat((longest_run(text, '`') + 1).max(3))
+}
+
 /// A fenced code block of `language` holding `text`, fenced by more
 /// backticks than any run inside it (at least three).
 pub(crate) fn fenced(language: &str, text: &str) -> String {
-    let fence = "`".repeat((longest_run(text, '`') + 1).max(3));
+    let fence = fence(text);
     let text = text.strip_suffix('\n').unwrap_or(text);
     format!("{fence}{language}\n{text}\n{fence}\n")
 }
