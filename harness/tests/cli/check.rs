@@ -6,16 +6,11 @@ fn prints_the_rule_by_revision_coverage_table() {
     let stdout = stdout_of(&output);
     let header = stdout.lines().next().unwrap_or_default();
     assert!(header.starts_with("rule "), "{stdout}");
-    assert_contains(
-        header,
-        &[
-            "2024-11-05",
-            "2025-03-26",
-            "2025-06-18",
-            "2025-11-25",
-            "2026-07-28",
-        ],
-    );
+    let revisions: Vec<&str> = mcpdesc_protocol::Revision::ALL
+        .iter()
+        .map(|revision| revision.as_str())
+        .collect();
+    assert_contains(header, &revisions);
     assert_contains(
         &stdout,
         &[

@@ -351,13 +351,7 @@ fn adding_a_rule() {
             .join("expected/elicitation/expected-invalid/declaration-name-too-long.json.yaml"),
     )
     .unwrap();
-    for revision in [
-        "2024-11-05",
-        "2025-03-26",
-        "2025-06-18",
-        "2025-11-25",
-        "2026-07-28",
-    ] {
+    for revision in mcpdesc_protocol::Revision::ALL {
         assert_contains(
             &expectation,
             &[&format!(
