@@ -14,3 +14,8 @@
 /// `fixtures/document/expected-valid/minimal.json`, …), sorted by path
 /// within each of the three folders.
 pub const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
+
+/// The suite's list of MCP protocol revisions (`suites/revisions.yaml`, also
+/// one of [`FILES`]): for a validator that needs the known revisions
+/// without loading the rest of the suite.
+pub const REVISIONS: &str = include_str!("../suites/revisions.yaml");

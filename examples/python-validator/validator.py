@@ -2,7 +2,7 @@
 """A small MCP Description validator speaking the harness's session mode.
 
 It shows the shape of an adapter, not a complete validator: it checks four
-rules, some of them only in part, and declines MCP 2024-11-05. Python 3,
+rules, some of them only in part, and declines the oldest MCP revision. Python 3,
 standard library only. See README.md beside it, and docs/protocol.md for the
 contract.
 
@@ -17,14 +17,16 @@ import sys
 
 SPECIFICATION = "0.9.0"
 
-# The MCP revisions this validator checks documents for. 2024-11-05 is left
-# out on purpose: the harness then reports those cases as skipped.
-REVISIONS = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+# The MCP revisions a document may name, and which of them are legacy: the
+# harness lists them in `start` (from the suite's suites/revisions.yaml), so
+# this validator needs no change when the suite adds a revision.
+KNOWN_REVISIONS = set()
+LEGACY_REVISIONS = set()
 
-# Every revision a document may name (whether or not this validator checks
-# documents for it).
-KNOWN_REVISIONS = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-LEGACY_REVISIONS = {"2024-11-05", "2025-03-26"}
+# The MCP revisions this validator checks documents for: every known one but
+# the oldest, left out on purpose so that the harness reports those cases as
+# skipped.
+REVISIONS = []
 
 SHAPE = "mcpdesc.document.shape"
 SPECIFICATION_VERSION = "mcpdesc.document.specification-version"
@@ -36,7 +38,7 @@ IMPLEMENTATION = {
     "version": "0.1.0",
     "language": "python",
     "specifications": [SPECIFICATION],
-    "revisions": REVISIONS,
+    "revisions": REVISIONS,  # filled in by `start`
     "rules": [SHAPE, SPECIFICATION_VERSION, PROTOCOL_VERSIONS_KNOWN, LEGACY],
 }
 
@@ -126,10 +128,24 @@ def validate(document, revision, specification):
     return findings
 
 
+def learn_revisions(listed):
+    """Takes the suite's revisions from `start`: oldest first, each
+    `{"revision": "YYYY-MM-DD", "legacy": true}` (legacy absent when false)."""
+    if not isinstance(listed, list) or not listed:
+        raise ValueError("`start` lists no MCP revisions; this validator needs the list")
+    names = [entry["revision"] for entry in listed]
+    KNOWN_REVISIONS.clear()
+    KNOWN_REVISIONS.update(names)
+    LEGACY_REVISIONS.clear()
+    LEGACY_REVISIONS.update(entry["revision"] for entry in listed if entry.get("legacy"))
+    REVISIONS[:] = names[1:]
+
+
 def answer(request):
     """The reply line to one request, or None when it needs none."""
     command = request.get("cmd")
     if command == "start":
+        learn_revisions(request.get("revisions"))
         return {"protocol": 1, "implementation": IMPLEMENTATION}
     if command != "validate":
         raise ValueError("unknown command %r" % (command,))

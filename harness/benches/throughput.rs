@@ -28,7 +28,6 @@ use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::{Case, Selection};
 use mcpdesc_conformance::suite::expectation::{Expectation, Finding};
 use mcpdesc_conformance::suite::tree::SuiteTree;
-use mcpdesc_protocol::Revision;
 use mcpdesc_validator::ReferenceValidator;
 
 fn main() {
@@ -42,10 +41,15 @@ fn main() {
 
     let corpus = build_corpus(small);
     let cases = Selection::default().cases(&corpus);
+    let known = &corpus.revisions;
     let direct = time(|| {
         for case in &cases {
             if let Ok(document) = &case.entry.fixture.document {
-                std::hint::black_box(mcpdesc_validator::validate(&document.value, case.revision));
+                std::hint::black_box(mcpdesc_validator::validate(
+                    &document.value,
+                    case.revision,
+                    known,
+                ));
             }
         }
     });
@@ -267,14 +271,15 @@ fn build_corpus(cases: usize) -> SuiteSet {
             let (folder, file) = fixture.name.split_once('/').unwrap_or(("", &fixture.name));
             let name = format!("{folder}/copy{copy:05}-{file}");
             let id = format!("{}/{name}", fixture.suite);
-            let revisions = Revision::of_document(&document.value);
+            let revisions = fixture.revisions();
             count += revisions.len();
             let expectation = Expectation {
                 fixture: id,
                 revisions: revisions
                     .into_iter()
                     .map(|revision| {
-                        let findings = mcpdesc_validator::validate(&document.value, revision);
+                        let findings =
+                            mcpdesc_validator::validate(&document.value, revision, &base.revisions);
                         (revision, findings.iter().map(Finding::of).collect())
                     })
                     .collect(),

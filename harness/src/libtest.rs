@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
+use mcpdesc_protocol::{Implementation, Reply, Revisions, ValidateRequest, Validator};
 
 use crate::SuiteError;
 use crate::backend::external::Unavailable;
@@ -146,19 +146,23 @@ fn trials_for(
                 .collect();
         }
     };
+    let tree = SuiteTree::open(settings.suite_dir.as_deref());
+    let set = match only {
+        Some(fixture) => tree.map(|tree| SuiteSet::load_only(tree, &[fixture])),
+        None => tree.map(SuiteSet::load),
+    };
     let target = match &settings.validator {
-        Some(line) => external_target(line, settings.mode),
+        Some(line) => {
+            let revisions = match &set {
+                Ok(set) => set.revisions.clone(),
+                Err(_) => crate::suite::builtin_revisions(),
+            };
+            external_target(line, settings.mode, revisions)
+        }
         None => Ok(Target::in_process(validator)),
     };
     match target {
-        Ok(target) => {
-            let tree = SuiteTree::open(settings.suite_dir.as_deref());
-            let set = match only {
-                Some(fixture) => tree.map(|tree| SuiteSet::load_only(tree, &[fixture])),
-                None => tree.map(SuiteSet::load),
-            };
-            trials(Arc::new(target), set, settings.level)
-        }
+        Ok(target) => trials(Arc::new(target), set, settings.level),
         Err(error) => {
             let message = match error {
                 TargetError::Command(error) => error.to_string(),
@@ -346,9 +350,11 @@ enum TargetError {
     Unavailable(Unavailable),
 }
 
-fn external_target(line: &str, mode: Mode) -> Result<Target, TargetError> {
+fn external_target(line: &str, mode: Mode, revisions: Revisions) -> Result<Target, TargetError> {
     let argv = split_command(line).map_err(TargetError::Command)?;
-    Pool::start(ExternalValidator::new(argv, mode))
+    let mut validator = ExternalValidator::new(argv, mode);
+    validator.revisions = revisions;
+    Pool::start(validator)
         .map(Target::external)
         .map_err(TargetError::Unavailable)
 }

@@ -27,7 +27,7 @@ use mcpdesc_conformance::suite::case::{self, Partition, Selection};
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
-use mcpdesc_protocol::Revision;
+use mcpdesc_protocol::{Revision, Revisions};
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
 
@@ -200,7 +200,9 @@ struct ExternalArgs {
 }
 
 impl ExternalArgs {
-    fn validator(&self) -> anyhow::Result<Option<ExternalValidator>> {
+    /// The external validator these options name, if any, to run against a
+    /// suite of `revisions`.
+    fn validator(&self, revisions: &Revisions) -> anyhow::Result<Option<ExternalValidator>> {
         let Some(line) = &self.validator else {
             return Ok(None);
         };
@@ -211,6 +213,7 @@ impl ExternalArgs {
             Mode::Session
         };
         let mut validator = ExternalValidator::new(argv, mode);
+        validator.revisions = revisions.clone();
         validator.timeout = self.timeout;
         validator.start_timeout = self.start_timeout;
         validator.max_line = usize::try_from(self.max_line_bytes).unwrap_or(usize::MAX);
@@ -333,6 +336,13 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
             known.join(", ")
         );
     }
+    for revision in &select.revisions {
+        anyhow::ensure!(
+            set.revisions.contains(*revision),
+            "the suite has no MCP revision {revision} (its revisions are: {})",
+            set.revisions.names()
+        );
+    }
     let selection = Selection {
         suites: select.suites.clone(),
         revisions: select.revisions.clone(),
@@ -353,7 +363,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
     let cases = selection.cases(&set);
-    let external = args.external.validator()?;
+    let external = args.external.validator(&set.revisions)?;
     let source = match &set.tree.root {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
@@ -390,7 +400,9 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
     };
     let (backend, mode): (Box<dyn Backend>, RunMode) = match &external {
         None => (
-            Box::new(InProcess::new(ReferenceValidator::new())),
+            Box::new(InProcess::new(
+                ReferenceValidator::new().with_revisions(set.revisions.clone()),
+            )),
             RunMode::InProcess,
         ),
         Some(external) => match start(external.clone()) {
@@ -590,12 +602,12 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
 }
 
 fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
+    let set = SuiteSet::load(SuiteTree::embedded());
     let validator = args
         .external
-        .validator()?
+        .validator(&set.revisions)?
         .context("name the adapter to check with --validator \"CMD ARGS\"")?;
     interrupt::install().context("cannot handle interrupting signals")?;
-    let set = SuiteSet::load(SuiteTree::embedded());
     let report = mcpdesc_conformance::smoke::smoke(&validator, &set);
     let mut out = io::stdout().lock();
     write!(out, "{}", report.render(&validator))?;
@@ -740,10 +752,14 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .any(|pattern| case::matches(pattern, id))
     };
     let plan = match &args.validator {
-        None => bless::plan(&set, &InProcess::new(ReferenceValidator::new()), &keep),
+        None => {
+            let reference = ReferenceValidator::new().with_revisions(set.revisions.clone());
+            bless::plan(&set, &InProcess::new(reference), &keep)
+        }
         Some(line) => {
-            let argv = split_command(line)?;
-            let pool = match start(ExternalValidator::new(argv, Mode::Session)) {
+            let mut validator = ExternalValidator::new(split_command(line)?, Mode::Session);
+            validator.revisions = set.revisions.clone();
+            let pool = match start(validator) {
                 Ok(pool) => pool,
                 Err(status) => return Ok(status),
             };

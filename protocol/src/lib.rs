@@ -1,7 +1,8 @@
 //! Contract types shared by mcpdesc validators and the conformance harness.
 //!
 //! Everything that crosses the boundary between a validator and the harness is
-//! defined here, once: the MCP protocol [`Revision`]s, a validator's
+//! defined here, once: the MCP protocol [`Revision`]s (and the
+//! [`Revisions`] a suite knows), a validator's
 //! [`Diagnostic`]s and their [`Severity`], the [`Implementation`] metadata a
 //! validator announces, the [`ValidateRequest`] it answers and the [`Reply`] it
 //! gives. The same types serve the in-process [`Validator`] trait and the JSON
@@ -21,7 +22,7 @@ pub use implementation::Implementation;
 pub use message::{
     Command, HarnessInfo, Reply, ReplyMessage, Skip, StartReply, ValidateRequest, ValidatorError,
 };
-pub use revision::{Revision, UnknownRevision};
+pub use revision::{InvalidRevision, KnownRevision, Revision, Revisions, RevisionsError};
 pub use validator::Validator;
 
 /// The version of the stdio contract these types describe.

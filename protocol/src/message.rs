@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{Diagnostic, Implementation, Revision};
+use crate::{Diagnostic, Implementation, Revision, Revisions};
 
 /// "Is this document conforming when served under this revision?"
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,6 +71,12 @@ pub enum Command {
         protocol: u32,
         /// The harness.
         harness: HarnessInfo,
+        /// The MCP revisions the suite knows, oldest first, with which are
+        /// legacy: the revisions a document may name. A validator announces
+        /// the ones it checks; one that learns the list here needs no change
+        /// when the suite adds a revision. Absent from older harnesses.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        revisions: Option<Revisions>,
     },
     /// One case to validate.
     Validate {
@@ -117,7 +123,7 @@ mod tests {
             request: ValidateRequest {
                 case: "s/expected-invalid/x.json".into(),
                 specification: "0.9.0".into(),
-                revision: Revision::R2025_06_18,
+                revision: Revision::of("2025-06-18"),
                 document: Arc::new(json!({"a": 1})),
             },
         };

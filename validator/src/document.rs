@@ -149,7 +149,7 @@ fn check_info(info: &Map<String, Value>, at: &Pointer, report: &mut Report) {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::json;
 
     use crate::rule::{DOCUMENT_SHAPE as SHAPE, DOCUMENT_SPECIFICATION_VERSION as VERSION};

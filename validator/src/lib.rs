@@ -24,8 +24,8 @@ mod value;
 use std::collections::BTreeSet;
 
 use mcpdesc_protocol::{
-    Diagnostic, Implementation, Reply, Revision, SPECIFICATION_VERSION, Skip, ValidateRequest,
-    Validator,
+    Diagnostic, Implementation, Reply, Revision, Revisions, SPECIFICATION_VERSION, Skip,
+    ValidateRequest, Validator,
 };
 use serde_json::Value;
 
@@ -33,14 +33,19 @@ use crate::document::Document;
 use crate::report::Report;
 
 /// Every diagnostic for `document` served under `revision`, sorted by
-/// (rule, path, severity), each such triple once.
+/// (rule, path, severity), each such triple once. `known` is the list of
+/// MCP revisions a document may name (usually the suite's, from
+/// [`suite_revisions`]); it also says which revisions are legacy.
 ///
 /// Revision-independent rules report the same findings under every revision.
-pub fn validate(document: &Value, revision: Revision) -> Vec<Diagnostic> {
+/// Revision-dependent rules compare `revision` with the dates their rules
+/// start or stop at, so a revision added after the newest one is validated
+/// like the newest one.
+pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<Diagnostic> {
     let mut report = Report::default();
     document::check(document, &mut report);
-    protocol::check_known(document, &mut report);
-    protocol::check_legacy(document, revision, &mut report);
+    protocol::check_known(document, known, &mut report);
+    protocol::check_legacy(document, revision, known, &mut report);
     let model = Document::read(document);
     if let Some(root) = model.root {
         primitive::check(root, model.scope, &mut report);
@@ -49,20 +54,49 @@ pub fn validate(document: &Value, revision: Revision) -> Vec<Diagnostic> {
     report.finish()
 }
 
+/// The MCP revisions of the suite this validator was built with
+/// (`suites/revisions.yaml` of the `mcpdesc-suite` crate): what it knows
+/// when nobody tells it otherwise.
+pub fn suite_revisions() -> Revisions {
+    mcpdesc_source::parse_yaml("suites/revisions.yaml", mcpdesc_suite::REVISIONS.as_bytes())
+        // The suite's own tests load this file; a broken one never ships.
+        .expect("the suite's revisions.yaml is valid")
+}
+
 /// The reference validator, as a [`Validator`] the harness can run in process.
 ///
 /// By default every rule in [`rule::ALL`] is on; [`ReferenceValidator::without_rule`]
-/// switches one off.
-#[derive(Debug, Clone, Default)]
+/// switches one off. It knows the revisions of [`suite_revisions`] unless
+/// built [`with_revisions`](ReferenceValidator::with_revisions) (the harness
+/// hands it the list of the suite it runs).
+#[derive(Debug, Clone)]
 pub struct ReferenceValidator {
     /// The rules switched off.
     disabled: BTreeSet<String>,
+    /// The revisions a document may name; all of them are announced.
+    revisions: Revisions,
+}
+
+impl Default for ReferenceValidator {
+    fn default() -> Self {
+        ReferenceValidator {
+            disabled: BTreeSet::new(),
+            revisions: suite_revisions(),
+        }
+    }
 }
 
 impl ReferenceValidator {
-    /// A validator with every rule on.
+    /// A validator with every rule on, knowing [`suite_revisions`].
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same validator knowing `revisions` instead: it announces them
+    /// and accepts them in `protocolVersions`.
+    pub fn with_revisions(mut self, revisions: Revisions) -> Self {
+        self.revisions = revisions;
+        self
     }
 
     /// The same validator with rule `id` switched off: its diagnostics are
@@ -90,7 +124,8 @@ impl Validator for ReferenceValidator {
             homepage: None,
             issues: None,
             specifications: vec![SPECIFICATION_VERSION.to_owned()],
-            revisions: Revision::ALL
+            revisions: self
+                .revisions
                 .iter()
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),
@@ -108,7 +143,7 @@ impl Validator for ReferenceValidator {
                 issue: None,
             });
         }
-        let mut diagnostics = validate(&request.document, request.revision);
+        let mut diagnostics = validate(&request.document, request.revision, &self.revisions);
         diagnostics.retain(|diagnostic| !self.disabled.contains(&diagnostic.rule));
         Reply::Diagnostics(diagnostics)
     }
@@ -118,11 +153,34 @@ impl Validator for ReferenceValidator {
 pub(crate) mod tests {
     //! Shared builders for the unit tests, and the tests of the entry points.
 
-    use mcpdesc_protocol::Revision::*;
     use mcpdesc_protocol::{Severity, Validator};
+
+    pub(crate) use revisions::*;
     use serde_json::{Map, Value, json};
 
     use super::*;
+
+    /// The revisions the unit tests name: the suite's list, and the
+    /// revisions whose rules differ, by name.
+    pub(crate) mod revisions {
+        use mcpdesc_protocol::Revision;
+
+        /// A legacy revision.
+        pub(crate) const R2024_11_05: Revision = Revision::of("2024-11-05");
+        /// The other legacy revision.
+        pub(crate) const R2025_03_26: Revision = Revision::of("2025-03-26");
+        /// The first revision with elicitation.
+        pub(crate) const R2025_06_18: Revision = Revision::of("2025-06-18");
+        /// The first revision with URL mode.
+        pub(crate) const R2025_11_25: Revision = Revision::of("2025-11-25");
+        /// A later revision.
+        pub(crate) const R2026_07_28: Revision = Revision::of("2026-07-28");
+
+        /// Every revision of the suite, oldest first.
+        pub(crate) fn all() -> Vec<Revision> {
+            super::suite_revisions().iter().collect()
+        }
+    }
 
     /// Short for [`Severity::Error`].
     pub(crate) const E: Severity = Severity::Error;
@@ -225,7 +283,7 @@ pub(crate) mod tests {
         document: &Value,
         revision: Revision,
     ) -> Vec<(String, String, Severity)> {
-        validate(document, revision)
+        validate(document, revision, &suite_revisions())
             .into_iter()
             .map(|d| (d.rule, d.path, d.severity))
             .collect()
@@ -260,7 +318,7 @@ pub(crate) mod tests {
                 form(json!({"name": "x y"}))
             ]}))]
         }));
-        let diagnostics = validate(&doc, R2025_06_18);
+        let diagnostics = validate(&doc, R2025_06_18, &suite_revisions());
         let triples: Vec<_> = diagnostics
             .iter()
             .map(|d| (d.rule.clone(), d.path.clone(), d.severity))
@@ -404,8 +462,8 @@ pub(crate) mod tests {
                     .pointer_mut(slot)
                     .unwrap_or_else(|| panic!("slot `{slot}` names nothing in the document"));
                 *target = value.clone();
-                for revision in Revision::ALL {
-                    let _ = validate(&doc, revision);
+                for revision in all() {
+                    let _ = validate(&doc, revision, &suite_revisions());
                 }
             }
         }
@@ -540,8 +598,8 @@ pub(crate) mod tests {
                     json!({"tools": [noise.value(6)], "prompts": [noise.value(6)]}),
                 );
             }
-            for revision in Revision::ALL {
-                for diagnostic in validate(&doc, revision) {
+            for revision in all() {
+                for diagnostic in validate(&doc, revision, &suite_revisions()) {
                     assert!(
                         diagnostic.path.is_empty() || doc.pointer(&diagnostic.path).is_some(),
                         "{} does not resolve in {doc:#}",
@@ -607,8 +665,8 @@ pub(crate) mod tests {
                 None => panic!("no slot {slot}"),
             }
         }
-        for revision in Revision::ALL {
-            let _ = validate(&doc, revision);
+        for revision in all() {
+            let _ = validate(&doc, revision, &suite_revisions());
         }
         dismantle(doc);
     }

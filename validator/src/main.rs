@@ -67,8 +67,15 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
     })?;
     let bytes = std::fs::read(&file).with_context(|| format!("{name}: cannot read"))?;
     let document = mcpdesc_source::load(&name, &bytes, format)?;
+    let known = mcpdesc_validator::suite_revisions();
+    if let Some(unknown) = cli.revisions.iter().find(|r| !known.contains(**r)) {
+        anyhow::bail!(
+            "unknown MCP revision {unknown} (the suite knows {})",
+            known.names()
+        );
+    }
     let revisions = if cli.revisions.is_empty() {
-        Revision::of_document(&document.value)
+        known.of_document(&document.value)
     } else {
         let mut chosen = cli.revisions;
         chosen.sort();
@@ -78,7 +85,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
     // One line per distinct finding, with the revisions it appears under.
     let mut findings: BTreeMap<(String, String, Severity, String), Vec<Revision>> = BTreeMap::new();
     for revision in &revisions {
-        for diagnostic in mcpdesc_validator::validate(&document.value, *revision) {
+        for diagnostic in mcpdesc_validator::validate(&document.value, *revision, &known) {
             let key = (
                 diagnostic.path.clone(),
                 diagnostic.rule.clone(),

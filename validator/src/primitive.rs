@@ -169,7 +169,7 @@ pub(crate) fn check(root: &Map<String, Value>, root_scope: Scope<'_>, report: &m
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::json;
 
     use crate::rule::PRIMITIVE_SHAPE as SHAPE;

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use mcpdesc_protocol::Revision;
+use mcpdesc_protocol::{Revision, Revisions};
 use serde_json::Value;
 
 use crate::pointer::Pointer;
@@ -14,7 +14,7 @@ use crate::scope;
 /// non-empty and lists each known revision at most once. Every entry that is
 /// not a string, names no revision, or repeats an earlier entry is reported
 /// at its index. A missing or non-array member is a shape problem.
-pub(crate) fn check_known(value: &Value, report: &mut Report) {
+pub(crate) fn check_known(value: &Value, known: &Revisions, report: &mut Report) {
     let Some(entries) = value
         .as_object()
         .and_then(|root| root.get(scope::MEMBER))
@@ -34,7 +34,7 @@ pub(crate) fn check_known(value: &Value, report: &mut Report) {
     let mut seen = HashSet::new();
     for (index, entry) in entries.iter().enumerate() {
         let message = match entry {
-            Value::String(text) if text.parse::<Revision>().is_err() => {
+            Value::String(text) if known.get(text).is_none() => {
                 format!("`{text}` is not a known MCP revision")
             }
             Value::String(text) if !seen.insert(text.as_str()) => {
@@ -50,8 +50,13 @@ pub(crate) fn check_known(value: &Value, report: &mut Report) {
 /// `mcpdesc.protocol.legacy-validation-incomplete`: under a legacy revision,
 /// whatever the document holds, a warning at the root `protocolVersions`, or
 /// at the root when there is no such member.
-pub(crate) fn check_legacy(value: &Value, revision: Revision, report: &mut Report) {
-    if !revision.is_legacy() {
+pub(crate) fn check_legacy(
+    value: &Value,
+    revision: Revision,
+    known: &Revisions,
+    report: &mut Report,
+) {
+    if !known.is_legacy(revision) {
         return;
     }
     let has_member = value
@@ -71,7 +76,8 @@ pub(crate) fn check_legacy(value: &Value, revision: Revision, report: &mut Repor
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::{self, *};
+    use crate::tests::revisions::*;
+    use mcpdesc_protocol::{Revision, Revisions};
     use serde_json::json;
 
     use crate::rule::{
@@ -112,8 +118,10 @@ mod tests {
     #[test]
     fn legacy_warning_under_legacy_revisions_only() {
         let doc = with(json!({"protocolVersions": ["2024-11-05", "2025-03-26"]}));
-        for revision in Revision::ALL {
-            let expected: &[_] = if revision.is_legacy() {
+        for revision in all() {
+            // The suite's list marks these two legacy; the validator reads
+            // that from the list, not from its own knowledge.
+            let expected: &[_] = if [R2024_11_05, R2025_03_26].contains(&revision) {
                 &[(LEGACY, "/protocolVersions", W)]
             } else {
                 &[]
@@ -142,5 +150,49 @@ mod tests {
         let doc = with(json!({"protocolVersions": null}));
         assert_findings(&doc, R2025_03_26, &[(SHAPE, "", E), (LEGACY, "", W)]);
         assert_findings(&json!([1]), R2024_11_05, &[(SHAPE, "", E), (LEGACY, "", W)]);
+    }
+
+    /// The suite's list with `extra` appended.
+    fn suite_list_and(extra: mcpdesc_protocol::KnownRevision) -> mcpdesc_protocol::Revisions {
+        let mut entries = crate::suite_revisions().entries().to_vec();
+        entries.push(extra);
+        entries.try_into().unwrap()
+    }
+
+    fn found(
+        doc: &serde_json::Value,
+        revision: Revision,
+        known: &Revisions,
+    ) -> Vec<(String, String)> {
+        crate::validate(doc, revision, known)
+            .into_iter()
+            .map(|d| (d.rule, d.path))
+            .collect()
+    }
+
+    #[test]
+    fn the_known_revisions_are_the_list_the_validator_is_given() {
+        let later = Revision::of("2027-03-01");
+        let doc = with(json!({"protocolVersions": ["2026-07-28", "2027-03-01"]}));
+        let suite = crate::suite_revisions();
+        assert_eq!(
+            found(&doc, R2026_07_28, &suite),
+            [(KNOWN.to_owned(), "/protocolVersions/1".to_owned())]
+        );
+        let grown = suite_list_and(mcpdesc_protocol::KnownRevision {
+            revision: later,
+            legacy: false,
+        });
+        assert_eq!(found(&doc, R2026_07_28, &grown), []);
+        assert_eq!(found(&doc, later, &grown), []);
+        // Legacy is what the list says, too.
+        let legacy = suite_list_and(mcpdesc_protocol::KnownRevision {
+            revision: later,
+            legacy: true,
+        });
+        assert_eq!(
+            found(&doc, later, &legacy),
+            [(LEGACY.to_owned(), "/protocolVersions".to_owned())]
+        );
     }
 }

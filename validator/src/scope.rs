@@ -117,7 +117,7 @@ pub(crate) fn check_declaration(
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
     use super::Scope;

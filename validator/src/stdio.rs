@@ -4,18 +4,21 @@
 use std::io::{self, BufRead, Read, Write};
 
 use mcpdesc_protocol::{
-    Command, PROTOCOL_VERSION, Reply, ReplyMessage, Revision, SPECIFICATION_VERSION, StartReply,
-    ValidateRequest, Validator, ValidatorError,
+    Command, PROTOCOL_VERSION, Reply, ReplyMessage, Revision, Revisions, SPECIFICATION_VERSION,
+    StartReply, ValidateRequest, Validator, ValidatorError,
 };
 use mcpdesc_validator::ReferenceValidator;
 use serde_json::Value;
 
 /// Serves a session on stdin and stdout until `stop` or the end of input.
 ///
+/// The revisions `start` lists are the ones the validator knows and
+/// announces; without a list it knows the suite's it was built with.
+///
 /// A line that is not a command is answered with an `error` reply when it
 /// carries a `seq`, and reported on stderr otherwise; the session goes on.
 pub fn session() -> anyhow::Result<()> {
-    let validator = ReferenceValidator::new();
+    let mut validator = ReferenceValidator::new();
     let stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
     for line in stdin.lines() {
@@ -24,10 +27,15 @@ pub fn session() -> anyhow::Result<()> {
             continue;
         }
         let reply = match serde_json::from_str::<Command>(&line) {
-            Ok(Command::Start { .. }) => serde_json::to_string(&StartReply {
-                protocol: PROTOCOL_VERSION,
-                implementation: validator.implementation(),
-            })?,
+            Ok(Command::Start { revisions, .. }) => {
+                if let Some(revisions) = revisions {
+                    validator = validator.with_revisions(revisions);
+                }
+                serde_json::to_string(&StartReply {
+                    protocol: PROTOCOL_VERSION,
+                    implementation: validator.implementation(),
+                })?
+            }
             Ok(Command::Validate { seq, request }) => serde_json::to_string(&ReplyMessage {
                 seq,
                 reply: validator.validate(&request),
@@ -56,12 +64,16 @@ pub fn session() -> anyhow::Result<()> {
 }
 
 /// Validates the JSON document on stdin under `MCPDESC_REVISION` and prints
-/// one reply; `Ok(true)` when the document has no error.
+/// one reply; `Ok(true)` when the document has no error. The known
+/// revisions are `MCPDESC_REVISIONS` (the JSON list `start` carries) when
+/// it is set, else the suite's this validator was built with.
 pub fn oneshot() -> anyhow::Result<bool> {
     let mut text = String::new();
     io::stdin().read_to_string(&mut text)?;
-    let reply = match request(&text) {
-        Ok(request) => ReferenceValidator::new().validate(&request),
+    let reply = match request(&text).and_then(|request| Ok((request, known()?))) {
+        Ok((request, known)) => ReferenceValidator::new()
+            .with_revisions(known)
+            .validate(&request),
         Err(message) => Reply::Error(ValidatorError { message }),
     };
     let clean = match &reply {
@@ -79,7 +91,7 @@ fn request(text: &str) -> Result<ValidateRequest, String> {
         std::env::var("MCPDESC_REVISION").map_err(|_| "MCPDESC_REVISION is not set".to_owned())?;
     let revision: Revision = revision
         .parse()
-        .map_err(|error: mcpdesc_protocol::UnknownRevision| error.to_string())?;
+        .map_err(|error: mcpdesc_protocol::InvalidRevision| error.to_string())?;
     let specification =
         std::env::var("MCPDESC_SPECIFICATION").unwrap_or_else(|_| SPECIFICATION_VERSION.to_owned());
     let document = serde_json::from_str(text)
@@ -90,4 +102,14 @@ fn request(text: &str) -> Result<ValidateRequest, String> {
         revision,
         document,
     })
+}
+
+/// The known revisions of a one-shot run: `MCPDESC_REVISIONS` or the
+/// suite's.
+fn known() -> Result<Revisions, String> {
+    match std::env::var("MCPDESC_REVISIONS") {
+        Ok(list) => serde_json::from_str(&list)
+            .map_err(|error| format!("MCPDESC_REVISIONS is not a list of revisions: {error}")),
+        Err(_) => Ok(mcpdesc_validator::suite_revisions()),
+    }
 }

@@ -375,7 +375,11 @@ mod tests {
         let old = tally(10, 10, [0, 0, 0]);
         let new = tally(40, 0, [40, 39, 37]);
         Summary {
-            per_revision: [(Revision::R2024_11_05, old), (Revision::R2025_06_18, new)].into(),
+            per_revision: [
+                (Revision::of("2024-11-05"), old),
+                (Revision::of("2025-06-18"), new),
+            ]
+            .into(),
             total: tally(50, 10, [40, 39, 37]),
             ..Summary::default()
         }

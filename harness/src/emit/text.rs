@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use mcpdesc_protocol::Revision;
 use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
@@ -435,10 +434,9 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
             rate(Level::Exact)
         );
     };
-    for revision in Revision::ALL {
-        if let Some(tally) = summary.per_revision.get(&revision) {
-            row(&mut text, revision.as_str(), tally);
-        }
+    // Oldest first: the map's order.
+    for (revision, tally) in &summary.per_revision {
+        row(&mut text, revision.as_str(), tally);
     }
     row(&mut text, "all", &summary.total);
     let total = &summary.total;
@@ -551,7 +549,8 @@ mod tests {
             "fixtures/s/expected-invalid/big.json".to_owned(),
             text.into_bytes(),
         )]);
-        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s", &|_| true);
+        let revisions = crate::suite::builtin_revisions();
+        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s", &revisions, &|_| true);
         let catalog = Catalog {
             suite: "s".into(),
             title: "t".into(),
@@ -576,6 +575,7 @@ mod tests {
             tree,
             suites: vec![Suite { catalog, entries }],
             rules: RuleIndex::default(),
+            revisions,
             problems: Vec::new(),
         }
     }
@@ -602,11 +602,11 @@ mod tests {
             &[],
             &RuleIndex::default(),
             &document,
-            Revision::R2025_06_18,
+            mcpdesc_protocol::Revision::of("2025-06-18"),
         );
         let result = CaseResult {
             entry: crate::suite::EntryIndex { suite: 0, entry: 0 },
-            revision: Revision::R2025_06_18,
+            revision: mcpdesc_protocol::Revision::of("2025-06-18"),
             outcome: Outcome::Compared(Box::new(comparison)),
             duration: Duration::ZERO,
             baseline: None,

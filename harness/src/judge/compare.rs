@@ -261,7 +261,7 @@ rules:
 "#,
         )
         .unwrap();
-        assert_eq!(catalog.problems(), []);
+        assert_eq!(catalog.problems(&crate::suite::builtin_revisions()), []);
         RuleIndex::new([&catalog])
     }
 
@@ -292,7 +292,7 @@ rules:
         Level::ALL.map(|level| comparison.passes(level))
     }
 
-    const R: Revision = Revision::R2025_06_18;
+    const R: Revision = Revision::of("2025-06-18");
 
     #[test]
     fn identical_sets_pass_every_level_and_repeats_count_once() {
@@ -320,7 +320,7 @@ rules:
         let actual = [diagnostic("mcpdesc.a", "/a/0", Severity::Error)];
         assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
         let actual = [diagnostic("mcpdesc.b", "/a/0", Severity::Error)];
-        let comparison = compare(&expected, &actual, Revision::R2024_11_05);
+        let comparison = compare(&expected, &actual, Revision::of("2024-11-05"));
         assert_eq!(levels(&comparison), [true, false, false]);
     }
 

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use mcpdesc_protocol::{Revision, Severity};
+use mcpdesc_protocol::{Revision, Revisions, Severity};
 use serde::Deserialize;
 
 use crate::suite::fixture::Class;
@@ -347,9 +347,10 @@ pub fn pointer_matches(pattern: &str, pointer: &str) -> bool {
 
 impl Catalog {
     /// Checks what the YAML shape cannot: unique IDs, ID prefixes that match
-    /// the owner, complete applicability tables, and example paths that stay
-    /// inside the suite's fixture folders.
-    pub fn problems(&self) -> Vec<CatalogProblem> {
+    /// the owner, applicability tables with one row per known revision
+    /// (`revisions`) and no other, and example paths that stay inside the
+    /// suite's fixture folders.
+    pub fn problems(&self, revisions: &Revisions) -> Vec<CatalogProblem> {
         let mut problems = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         let problem = |rule: &Rule, message: String| CatalogProblem {
@@ -381,14 +382,38 @@ impl Catalog {
             if rule.exercised_at.is_empty() {
                 problems.push(problem(rule, "lists no exercised-at pattern".into()));
             }
+            for revision in &rule.cannot_fire_under {
+                if !revisions.contains(*revision) {
+                    problems.push(problem(
+                        rule,
+                        format!(
+                            "cannot-fire-under lists {revision}, which is not in suites/revisions.yaml ({})",
+                            revisions.names()
+                        ),
+                    ));
+                }
+            }
             if let Applicability::PerRevision(table) = &rule.applicability {
-                for revision in Revision::ALL {
+                for revision in revisions.iter() {
                     if !table.contains_key(&revision) {
                         problems.push(problem(
                             rule,
-                            format!("applicability table lacks {revision}"),
+                            format!(
+                                "applicability table lacks {revision}: give it a row \
+                                 `{revision}: applies` or `{revision}: not-applicable`"
+                            ),
                         ));
                     }
+                }
+                for revision in table.keys().filter(|r| !revisions.contains(**r)) {
+                    problems.push(problem(
+                        rule,
+                        format!(
+                            "applicability table names {revision}, which is not in \
+                             suites/revisions.yaml ({})",
+                            revisions.names()
+                        ),
+                    ));
                 }
                 if !table.values().any(|applies| *applies == Applies::Applies) {
                     problems.push(problem(rule, "applies under no revision".into()));

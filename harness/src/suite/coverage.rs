@@ -62,6 +62,8 @@ impl RuleCoverage {
 /// The rule-by-revision coverage of a suite set, rules in catalog order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coverage {
+    /// The suite's revisions, oldest first: the table's columns.
+    pub revisions: Vec<Revision>,
     /// One row per rule.
     pub rows: Vec<RuleCoverage>,
 }
@@ -74,7 +76,7 @@ impl Coverage {
         for suite in &set.suites {
             for rule in &suite.catalog.rules {
                 let mut cells = BTreeMap::new();
-                for revision in Revision::ALL {
+                for revision in set.revisions.iter() {
                     let cell = if !rule.applicability.applies_to(revision) {
                         Cell::NotApplicable
                     } else {
@@ -115,7 +117,10 @@ impl Coverage {
                 });
             }
         }
-        Coverage { rows }
+        Coverage {
+            revisions: set.revisions.iter().collect(),
+            rows,
+        }
     }
 
     /// The gaps, one sentence each: applicable (rule, revision) pairs that no
@@ -151,17 +156,17 @@ impl Coverage {
             .max(4);
         let mut text = String::new();
         let _ = write!(text, "{:<width$}", "rule");
-        for revision in Revision::ALL {
+        for revision in &self.revisions {
             let _ = write!(text, " {revision:>10}");
         }
         text.push('\n');
         for row in &self.rows {
             let _ = write!(text, "{:<width$}", row.rule);
             let no_valid = row.lacks_valid();
-            for revision in Revision::ALL {
+            for revision in &self.revisions {
                 let cell = row
                     .cells
-                    .get(&revision)
+                    .get(revision)
                     .copied()
                     .unwrap_or(Cell::NotApplicable);
                 let valid_mark = if no_valid { "!" } else { "" };

@@ -157,9 +157,9 @@ mod tests {
         let expectation = Expectation {
             fixture: "s/expected-invalid/x.json".into(),
             revisions: BTreeMap::from([
-                (Revision::R2025_11_25, vec![]),
+                (Revision::of("2025-11-25"), vec![]),
                 (
-                    Revision::R2025_06_18,
+                    Revision::of("2025-06-18"),
                     vec![
                         finding("b.rule", "/a b/~0\"q\"", Severity::Error),
                         finding("a.rule", "", Severity::Warning),
@@ -181,14 +181,14 @@ mod tests {
         let parsed = Expectation::parse("x.yaml", text.as_bytes()).unwrap();
         assert_eq!(parsed.fixture, expectation.fixture);
         assert_eq!(
-            parsed.findings(Revision::R2025_06_18),
-            expectation.findings(Revision::R2025_06_18)
+            parsed.findings(Revision::of("2025-06-18")),
+            expectation.findings(Revision::of("2025-06-18"))
         );
         assert_eq!(
-            parsed.findings(Revision::R2025_11_25),
+            parsed.findings(Revision::of("2025-11-25")),
             Some(Findings::new())
         );
-        assert_eq!(parsed.findings(Revision::R2024_11_05), None);
+        assert_eq!(parsed.findings(Revision::of("2024-11-05")), None);
     }
 
     #[test]
@@ -213,7 +213,7 @@ mod tests {
     fn refuses_unknown_members_revisions_and_severities_with_place() {
         let cases = [
             ("fixture: a\nrevisions: {}\nextra: 1\n", 3),
-            ("fixture: a\nrevisions:\n  2025-06-19: []\n", 3),
+            ("fixture: a\nrevisions:\n  2025-6-18: []\n", 3),
             (
                 "fixture: a\nrevisions:\n  2025-06-18:\n    - {severity: fatal, rule: r, path: \"\"}\n",
                 4,

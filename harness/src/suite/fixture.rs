@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use mcpdesc_protocol::Revision;
+use mcpdesc_protocol::{Revision, Revisions};
 use mcpdesc_source::{Document, Format, LoadError};
 use serde::Deserialize;
 
@@ -55,6 +55,8 @@ pub struct Fixture {
     pub name: String,
     /// The document, or why it could not be loaded.
     pub document: Result<Document, LoadError>,
+    /// The revisions it runs under, decided when it was discovered.
+    revisions: Vec<Revision>,
     /// Its source text (lossily decoded), to show the line a pointer names.
     pub text: String,
     /// The byte offset where each line of `text` starts, built on first use:
@@ -74,14 +76,11 @@ impl Fixture {
         format!("fixtures/{}/{}", self.suite, self.name)
     }
 
-    /// The revisions it runs under: the known revisions its root
-    /// `protocolVersions` names, in order, or every revision when it names
-    /// none (or could not be loaded).
+    /// The revisions it runs under: the suite's known revisions its root
+    /// `protocolVersions` names, in order, or every known revision when it
+    /// names none (or could not be loaded).
     pub fn revisions(&self) -> Vec<Revision> {
-        match &self.document {
-            Ok(document) => Revision::of_document(&document.value),
-            Err(_) => Revision::ALL.to_vec(),
-        }
+        self.revisions.clone()
     }
 
     /// What the fixture says it tests, from its `x-test` member.
@@ -140,6 +139,7 @@ pub(crate) struct StrayFile {
 pub(crate) fn discover(
     tree: &SuiteTree,
     suite: &str,
+    known: &Revisions,
     keep: &dyn Fn(&str) -> bool,
 ) -> (Vec<Fixture>, Vec<StrayFile>) {
     let prefix = format!("fixtures/{suite}/");
@@ -165,11 +165,17 @@ pub(crate) fn discover(
         if !keep(&format!("{suite}/{name}")) {
             continue;
         }
+        let document = mcpdesc_source::load(&tree.display_path(path), bytes, format);
+        let revisions = match &document {
+            Ok(document) => known.of_document(&document.value),
+            Err(_) => known.iter().collect(),
+        };
         fixtures.push(Fixture {
             suite: suite.to_owned(),
             class,
             name: name.to_owned(),
-            document: mcpdesc_source::load(&tree.display_path(path), bytes, format),
+            document,
+            revisions,
             text: String::from_utf8_lossy(bytes).into_owned(),
             line_starts: OnceLock::new(),
         });
@@ -180,6 +186,10 @@ pub(crate) fn discover(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn known() -> Revisions {
+        crate::suite::builtin_revisions()
+    }
 
     fn tree(files: &[(&str, &str)]) -> SuiteTree {
         SuiteTree::from_files(
@@ -202,7 +212,7 @@ mod tests {
             ("fixtures/s/expected-valid/c.txt", "hello"),
             ("fixtures/other/expected-valid/a.json", "{}"),
         ]);
-        let (fixtures, strays) = discover(&tree, "s", &|_| true);
+        let (fixtures, strays) = discover(&tree, "s", &known(), &|_| true);
         let names: Vec<_> = fixtures
             .iter()
             .map(|f| (f.class, f.name.as_str()))
@@ -217,9 +227,9 @@ mod tests {
         );
         assert_eq!(
             fixtures[1].revisions(),
-            [Revision::R2025_06_18, Revision::R2025_11_25]
+            [Revision::of("2025-06-18"), Revision::of("2025-11-25")]
         );
-        assert_eq!(fixtures[0].revisions(), Revision::ALL);
+        assert_eq!(fixtures[0].revisions(), known().iter().collect::<Vec<_>>());
         let stray: Vec<_> = strays.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(
             stray,
@@ -233,6 +243,7 @@ mod tests {
         let (fixtures, _) = discover(
             &tree(&[("fixtures/s/expected-valid/a.json", text)]),
             "s",
+            &known(),
             &|_| true,
         );
         let fixture = &fixtures[0];
@@ -253,6 +264,7 @@ mod tests {
             let (fixtures, _) = discover(
                 &tree(&[("fixtures/s/expected-valid/a.json", text)]),
                 "s",
+                &known(),
                 &|_| true,
             );
             let lines: Vec<_> = (1..=text.len() + 1)
@@ -265,9 +277,9 @@ mod tests {
     #[test]
     fn a_broken_fixture_is_kept_with_its_error() {
         let tree = tree(&[("fixtures/s/expected-valid/bad.json", "{\"a\": 1, \"a\": 2}")]);
-        let (fixtures, _) = discover(&tree, "s", &|_| true);
+        let (fixtures, _) = discover(&tree, "s", &known(), &|_| true);
         let error = fixtures[0].document.as_ref().unwrap_err();
         assert!(error.message.contains("duplicate key"), "{error}");
-        assert_eq!(fixtures[0].revisions(), Revision::ALL);
+        assert_eq!(fixtures[0].revisions(), known().iter().collect::<Vec<_>>());
     }
 }

@@ -12,7 +12,7 @@ pub mod tree;
 use std::collections::BTreeSet;
 use std::fmt;
 
-use mcpdesc_protocol::{Revision, Severity};
+use mcpdesc_protocol::{Revision, Revisions, Severity};
 use mcpdesc_source::Position;
 
 use crate::suite::catalog::{Catalog, RuleIndex};
@@ -124,6 +124,10 @@ pub struct SuiteSet {
     pub suites: Vec<Suite>,
     /// Every rule of every catalog.
     pub rules: RuleIndex,
+    /// The MCP revisions of `suites/revisions.yaml`, oldest first: those a
+    /// document may name and its cases run under. When that file is broken
+    /// (a suite problem), those built into this harness.
+    pub revisions: Revisions,
     /// What is wrong with the suite tree; a non-empty list is a suite error.
     pub problems: Vec<SuiteProblem>,
 }
@@ -153,6 +157,13 @@ impl SuiteSet {
             .refused()
             .map(|(name, refusal)| problem(&tree.display_path(name), &refusal.to_string()))
             .collect();
+        let revisions = match load_revisions(&tree) {
+            Ok(revisions) => revisions,
+            Err(error) => {
+                problems.push(error);
+                builtin_revisions()
+            }
+        };
         // Catalogs first, all of them: checking an expectation needs every
         // rule of every suite.
         let mut catalogs = Vec::new();
@@ -164,15 +175,18 @@ impl SuiteSet {
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {
+            if path == REVISIONS_FILE {
+                continue;
+            }
             let display = tree.display_path(path);
             let Some(stem) = catalog_stem(path) else {
                 problems.push(problem(
                     &display,
-                    "only `<suite>.yaml` catalogs belong in `suites/`",
+                    "only `<suite>.yaml` catalogs and `revisions.yaml` belong in `suites/`",
                 ));
                 continue;
             };
-            match load_catalog(&display, stem, bytes) {
+            match load_catalog(&display, stem, bytes, &revisions) {
                 Ok((catalog, catalog_problems)) => {
                     problems.extend(catalog_problems);
                     catalogs.push(catalog);
@@ -204,7 +218,7 @@ impl SuiteSet {
         let mut claimed: BTreeSet<String> = BTreeSet::new();
         for catalog in catalogs {
             let keep = |id: &str| only.is_none_or(|only| only.contains(&id));
-            let (fixtures, strays) = fixture::discover(&tree, &catalog.suite, &keep);
+            let (fixtures, strays) = fixture::discover(&tree, &catalog.suite, &revisions, &keep);
             problems.extend(
                 strays
                     .into_iter()
@@ -277,6 +291,7 @@ impl SuiteSet {
             tree,
             suites,
             rules,
+            revisions,
             problems,
         }
     }
@@ -318,6 +333,31 @@ impl SuiteProblem {
     }
 }
 
+/// Where a suite tree lists its MCP revisions.
+pub const REVISIONS_FILE: &str = "suites/revisions.yaml";
+
+/// The MCP revisions of the suite built into this harness.
+pub fn builtin_revisions() -> Revisions {
+    mcpdesc_source::parse_yaml(REVISIONS_FILE, mcpdesc_suite::REVISIONS.as_bytes())
+        // A test loads the built-in suite and finds no problem with it.
+        .expect("the built-in suites/revisions.yaml is valid")
+}
+
+/// Reads the tree's list of MCP revisions: present, and a non-empty list of
+/// dates, oldest first, each once.
+fn load_revisions(tree: &SuiteTree) -> Result<Revisions, SuiteProblem> {
+    let display = tree.display_path(REVISIONS_FILE);
+    let Some(bytes) = tree.get(REVISIONS_FILE) else {
+        return Err(problem(
+            &display,
+            "the suite lists no MCP revisions: this file is missing (a list of \
+             `- revision: YYYY-MM-DD`, oldest first, with `legacy: true` on legacy ones); \
+             the revisions built into this harness are used instead",
+        ));
+    };
+    Ok(mcpdesc_source::parse_yaml(&display, bytes)?)
+}
+
 /// The suite name a catalog path stands for: `suites/<stem>.yaml`.
 fn catalog_stem(path: &str) -> Option<&str> {
     path.strip_prefix("suites/")
@@ -343,6 +383,7 @@ fn load_catalog(
     display: &str,
     stem: &str,
     bytes: &[u8],
+    revisions: &Revisions,
 ) -> Result<(Catalog, Vec<SuiteProblem>), SuiteProblem> {
     let catalog: Catalog = mcpdesc_source::parse_yaml(display, bytes)?;
     if !is_plain_name(&catalog.suite) {
@@ -371,7 +412,7 @@ fn load_catalog(
         ));
     }
     let problems = catalog
-        .problems()
+        .problems(revisions)
         .into_iter()
         .map(|p| problem(display, &p.to_string()))
         .collect();

@@ -6,10 +6,11 @@ fn prints_the_rule_by_revision_coverage_table() {
     let stdout = stdout_of(&output);
     let header = stdout.lines().next().unwrap_or_default();
     assert!(header.starts_with("rule "), "{stdout}");
-    let revisions: Vec<&str> = mcpdesc_protocol::Revision::ALL
+    let revisions: Vec<String> = mcpdesc_conformance::suite::builtin_revisions()
         .iter()
-        .map(|revision| revision.as_str())
+        .map(|revision| revision.to_string())
         .collect();
+    let revisions: Vec<&str> = revisions.iter().map(String::as_str).collect();
     assert_contains(header, &revisions);
     assert_contains(
         &stdout,

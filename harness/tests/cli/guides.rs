@@ -96,6 +96,8 @@ struct Checkout {
     binary: String,
     /// Whether a guide has changed a Rust source or manifest.
     sources_changed: bool,
+    /// Each command a guide ran, with what it printed, in order.
+    ran: Vec<(String, Output)>,
 }
 
 impl Checkout {
@@ -151,6 +153,7 @@ impl Checkout {
             root,
             binary,
             sources_changed: false,
+            ran: Vec::new(),
         }
     }
 
@@ -172,6 +175,7 @@ impl Checkout {
                         stdout_of(&output),
                         stderr_of(&output)
                     );
+                    self.ran.push((line, output));
                 }
             }
         }
@@ -351,7 +355,7 @@ fn adding_a_rule() {
             .join("expected/elicitation/expected-invalid/declaration-name-too-long.json.yaml"),
     )
     .unwrap();
-    for revision in mcpdesc_protocol::Revision::ALL {
+    for revision in mcpdesc_conformance::suite::builtin_revisions().iter() {
         assert_contains(
             &expectation,
             &[&format!(
@@ -378,15 +382,49 @@ fn adding_a_rule() {
 fn adding_a_revision() {
     let mut checkout = Checkout::new("revision");
     checkout.follow("adding-a-revision.md");
-    assert!(checkout.sources_changed);
-    // A fixture that names no revision gained the new one.
+    // Data and `bless` only: the harness built from this repository ran
+    // every command, and its reference validator learnt the revision from
+    // the suite.
+    assert!(!checkout.sources_changed);
+    // Before the tables had their rows, `check` said what lacked the
+    // revision.
+    let (_, first_check) = checkout
+        .ran
+        .iter()
+        .find(|(line, _)| line.contains(" check "))
+        .unwrap();
+    let said = format!("{}{}", stdout_of(first_check), stderr_of(first_check));
+    assert_contains(
+        &said,
+        &[
+            "rule `mcp.elicitation.protocol-version`: applicability table lacks 2027-03-01",
+            "rule `mcpdesc.protocol.legacy-validation-incomplete`: applicability table lacks 2027-03-01",
+            "missing-protocol-versions.json.yaml: lists revisions [2024-11-05, 2025-03-26, \
+             2025-06-18, 2025-11-25, 2026-07-28] but the fixture runs under [2024-11-05, \
+             2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, 2027-03-01]",
+            "no invalid case triggers `mcpdesc.document.shape` under 2027-03-01",
+        ],
+    );
+    // A fixture that names no revision gained the new one, with the
+    // findings of the newest revision before it.
     let expectation = fs::read_to_string(
         checkout
             .root
             .join("expected/document/expected-invalid/missing-protocol-versions.json.yaml"),
     )
     .unwrap();
-    assert_contains(&expectation, &["\n  2027-03-30:\n"]);
+    let findings_under = |revision: &str| -> String {
+        let start = expectation
+            .find(&format!("\n  {revision}:"))
+            .unwrap_or_else(|| panic!("no {revision} in\n{expectation}"));
+        let block = &expectation[start + 1..];
+        let body = block.split_once('\n').map_or("", |(_, rest)| rest);
+        body.lines()
+            .take_while(|line| line.starts_with("    "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(findings_under("2027-03-01"), findings_under("2026-07-28"));
     let page = fs::read_to_string(
         checkout
             .root
@@ -395,6 +433,10 @@ fn adding_a_revision() {
     .unwrap();
     assert_contains(
         &page,
-        &["| 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 | 2027-03-30 |"],
+        &["| 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 | 2027-03-01 |"],
     );
+    // The last command ran the suite, new revision included, and passed.
+    let (line, run) = checkout.ran.last().unwrap();
+    assert!(line.contains(" run "), "{line}");
+    assert_contains(&stdout_of(run), &["2027-03-01"]);
 }

@@ -126,7 +126,7 @@ fn an_edited_pointer_fails_the_trial_naming_revision_rule_and_pointer() {
     let set = load(dir.path());
     let check = |set: &SuiteSet, level| {
         let case = Selection {
-            filters: vec![format!("{fixture}@{}", Revision::R2024_11_05)],
+            filters: vec![format!("{fixture}@{}", Revision::of("2024-11-05"))],
             ..Selection::default()
         }
         .cases(set)
@@ -195,7 +195,7 @@ impl Validator for Choosy {
 /// `skipped`, with a reason naming the revision.
 #[test]
 fn a_declined_or_skipped_revision_is_ignored_not_passed() {
-    let (declined, skipped) = (Revision::R2024_11_05, Revision::R2025_06_18);
+    let (declined, skipped) = (Revision::of("2024-11-05"), Revision::of("2025-06-18"));
     let fixture = "elicitation/expected-valid/url-declarations.json";
     let make = || {
         let target = Target::in_process(Arc::new(Choosy::new(declined, skipped)));

@@ -36,6 +36,31 @@ fn applies_the_same_filters_as_run() {
     );
 }
 
+/// A revision is any date on the command line, but the suite must list it.
+#[test]
+fn a_revision_outside_the_suite_is_refused_with_the_suite_s_list() {
+    for command in ["list", "run"] {
+        let output = harness()
+            .args([command, "--revision", "2027-03-01"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        assert_contains(
+            &stderr_of(&output),
+            &["the suite has no MCP revision 2027-03-01 (its revisions are: 2024-11-05, "],
+        );
+    }
+    let output = harness()
+        .args(["list", "--revision", "2027-3-1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &["`2027-3-1` is not an MCP protocol revision (expected a date written YYYY-MM-DD)"],
+    );
+}
+
 /// `--partition hash:M/N` splits the cases into N shards that together
 /// take every case exactly once, in the suite's order, and a case's shard
 /// depends on its ID alone: a fixture added to the suite moves no other

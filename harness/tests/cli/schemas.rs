@@ -7,7 +7,7 @@ use jsonschema::{Registry, Validator};
 use mcpdesc_conformance::backend::wire::{self, WireError};
 use mcpdesc_protocol::{
     Command as Message, Diagnostic, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply,
-    ReplyMessage, Revision, Severity, Skip, StartReply, ValidateRequest, ValidatorError,
+    ReplyMessage, Severity, Skip, StartReply, ValidateRequest, ValidatorError,
 };
 use serde_json::{Value, json};
 
@@ -238,9 +238,10 @@ fn the_contract_types_match_the_schemas() {
             name: "mcpdesc-conformance".into(),
             version: "0.1.0".into(),
         },
+        revisions: Some(mcpdesc_conformance::suite::builtin_revisions()),
     };
     assert_valid(&schemas, "start", &serde_json::to_value(&start).unwrap());
-    for revision in Revision::ALL {
+    for revision in mcpdesc_conformance::suite::builtin_revisions().iter() {
         let validate = Message::Validate {
             seq: u64::MAX,
             request: ValidateRequest {

@@ -87,7 +87,7 @@ fn the_seed_valid_example_is_valid_under_every_revision_it_runs_under() {
     assert!(
         expectation
             .revisions
-            .contains_key(&mcpdesc_protocol::Revision::R2025_06_18)
+            .contains_key(&mcpdesc_protocol::Revision::of("2025-06-18"))
     );
     assert!(
         expectation.revisions.values().all(Vec::is_empty),

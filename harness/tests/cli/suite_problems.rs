@@ -221,3 +221,66 @@ fn load_errors_say_what_the_author_can_do_with_file_line_and_column() {
     );
     assert!(!stderr.contains("DuplicateKeyPolicy"), "{stderr}");
 }
+
+#[test]
+fn the_revisions_list_must_exist_and_be_oldest_first() {
+    let dir = suite_copy();
+    fs::remove_file(dir.path().join("suites/revisions.yaml")).unwrap();
+    let output = on_tree("run", dir.path());
+    assert_run_refuses(
+        &output,
+        &["revisions.yaml: the suite lists no MCP revisions: this file is missing"],
+    );
+
+    let dir = suite_copy();
+    edit(
+        dir.path(),
+        "suites/revisions.yaml",
+        "- revision: 2025-06-18\n",
+        "- revision: 2025-06-18\n- revision: 2025-04-01\n",
+    );
+    let output = on_tree("run", dir.path());
+    assert_run_refuses(
+        &output,
+        &[
+            "revisions.yaml:",
+            "MCP revisions are listed oldest first, each once, but `2025-04-01` comes after `2025-06-18`",
+        ],
+    );
+
+    let dir = suite_copy();
+    edit(
+        dir.path(),
+        "suites/revisions.yaml",
+        "- revision: 2025-06-18\n",
+        "- revision: 2025-6-18\n",
+    );
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "revisions.yaml:",
+            "`2025-6-18` is not an MCP protocol revision",
+        ],
+    );
+}
+
+#[test]
+fn an_applicability_table_names_only_listed_revisions() {
+    let dir = suite_copy();
+    edit(
+        dir.path(),
+        "suites/document.yaml",
+        "      2026-07-28: not-applicable\n",
+        "      2026-07-28: not-applicable\n      2031-01-01: applies\n",
+    );
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "applicability table names 2031-01-01, which is not in suites/revisions.yaml (2024-11-05, ",
+        ],
+    );
+}

@@ -225,7 +225,7 @@ fn is_uri(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
     use super::is_uri;

@@ -123,10 +123,9 @@ fn collect<'a>(primitive: &Primitive<'a>, report: &mut Report) -> Vec<Declaratio
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::json;
 
-    use mcpdesc_protocol::Revision;
     use serde_json::Value;
 
     use crate::rule::{
@@ -279,7 +278,7 @@ mod tests {
                 "label": {"type": "string", "default": "main"}
             }
         }));
-        for revision in Revision::ALL.into_iter().skip(2) {
+        for revision in all().into_iter().skip(2) {
             let expected: &[_] = if revision == R2025_06_18 {
                 &[(
                     PROTOCOL_SHAPE,

@@ -16,10 +16,10 @@ use crate::report::Report;
 use crate::rule;
 
 /// The first revision with elicitation (form mode only).
-const FIRST: Revision = Revision::R2025_06_18;
+const FIRST: Revision = Revision::of("2025-06-18");
 
 /// The first revision with URL-mode elicitation.
-const FIRST_WITH_URL: Revision = Revision::R2025_11_25;
+const FIRST_WITH_URL: Revision = Revision::of("2025-11-25");
 
 /// Why `revision` cannot carry an elicitation in `mode`, if it cannot.
 fn problem(revision: Revision, mode: Mode) -> Option<String> {
@@ -110,7 +110,8 @@ fn elicitation_step(step: &Value, at: Pointer) -> Option<(Pointer, Mode)> {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::{self, *};
+    use crate::tests::revisions::*;
+    use mcpdesc_protocol::Revision;
     use serde_json::{Value, json};
 
     use crate::rule::{
@@ -158,7 +159,7 @@ mod tests {
                 form(json!({"name": "f", "protocolVersions": ["2025-06-18"]}))
             ]}))]
         }));
-        for revision in Revision::ALL {
+        for revision in all() {
             assert_eq!(
                 version_findings(&doc, revision),
                 Vec::<String>::new(),

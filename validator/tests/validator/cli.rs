@@ -114,5 +114,96 @@ fn unreadable_input_and_usage_errors_exit_2_with_the_place() {
         "2025-13-01".as_ref(),
     ]);
     assert_eq!(code, Some(2));
-    assert!(stderr.contains("unknown MCP protocol revision"), "{stderr}");
+    assert!(
+        stderr.contains("`2025-13-01` is not an MCP protocol revision"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = output_of(&[
+        minimal.as_os_str(),
+        "--revision".as_ref(),
+        "2027-03-01".as_ref(),
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("unknown MCP revision 2027-03-01 (the suite knows 2024-11-05, "),
+        "{stderr}"
+    );
+}
+
+/// The suite's revisions with 2027-03-01 after them, as `start` and
+/// `MCPDESC_REVISIONS` carry them.
+fn grown_revisions() -> serde_json::Value {
+    let mut list = serde_json::to_value(mcpdesc_validator::suite_revisions()).unwrap();
+    list.as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"revision": "2027-03-01"}));
+    list
+}
+
+/// A document that names the new revision only.
+fn naming_the_new_revision() -> serde_json::Value {
+    serde_json::json!({
+        "mcpdesc": "0.9.0",
+        "info": {"name": "a", "version": "1"},
+        "protocolVersions": ["2027-03-01"]
+    })
+}
+
+#[test]
+fn a_session_knows_and_announces_the_revisions_start_lists() {
+    let start = serde_json::json!({
+        "cmd": "start", "protocol": 1, "harness": {"name": "t", "version": "0"},
+        "revisions": grown_revisions(),
+    });
+    let request = serde_json::json!({
+        "cmd": "validate", "seq": 1, "case": "c", "specification": "0.9.0",
+        "revision": "2027-03-01", "document": naming_the_new_revision(),
+    });
+    let output = validate()
+        .arg("--stdio")
+        .stdin(format!("{start}\n{request}\n{{\"cmd\":\"stop\"}}\n"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let announced = &lines[0]["implementation"]["revisions"];
+    assert_eq!(announced.as_array().unwrap().last().unwrap(), "2027-03-01");
+    assert_eq!(lines[1], serde_json::json!({"seq": 1, "diagnostics": []}));
+}
+
+#[test]
+fn one_shot_knows_the_revisions_of_mcpdesc_revisions() {
+    let run = |known: Option<String>| {
+        let mut command = validate()
+            .arg("--oneshot")
+            .env("MCPDESC_REVISION", "2027-03-01")
+            .stdin(naming_the_new_revision().to_string());
+        if let Some(known) = known {
+            command = command.env("MCPDESC_REVISIONS", known);
+        }
+        let output = command.output().unwrap();
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    assert_eq!(
+        run(Some(grown_revisions().to_string())),
+        serde_json::json!({"diagnostics": []})
+    );
+    // Without the list, the suite's revisions: the new one is unknown.
+    let reply = run(None);
+    assert_eq!(
+        reply["diagnostics"][0]["rule"], "mcpdesc.protocol-versions.known",
+        "{reply}"
+    );
+    let reply = run(Some("[]".into()));
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("MCPDESC_REVISIONS is not a list of revisions"),
+        "{reply}"
+    );
 }

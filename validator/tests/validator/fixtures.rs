@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use mcpdesc_protocol::{Diagnostic, Revision, Severity};
-use mcpdesc_validator::{rule, validate};
+use mcpdesc_validator::{rule, suite_revisions, validate};
 use serde_json::Value;
 
 /// The suite's fixture tree, beside this crate.
@@ -86,8 +86,9 @@ fn every_json_fixture_matches_its_folder_class() {
         );
         let mut errors = 0;
         let mut listing = String::new();
-        for revision in Revision::of_document(&document) {
-            let diagnostics = validate(&document, revision);
+        let known = suite_revisions();
+        for revision in known.of_document(&document) {
+            let diagnostics = validate(&document, revision, &known);
             errors += diagnostics
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
@@ -111,22 +112,22 @@ const SEEDS: &[(&str, &str, &str, &[Revision])] = &[
         "elicitation/expected-invalid/elicitation-version-mismatch.json",
         rule::ELICITATION_PROTOCOL_VERSION,
         "/tools/0/elicitations/0",
-        &[Revision::R2025_06_18],
+        &[Revision::of("2025-06-18")],
     ),
     (
         "elicitation/expected-invalid/invalid-tool-interaction-example-semantics.json",
         rule::ELICITATION_PROTOCOL_VERSION,
         "/tools/0/interactionExamples/broken/steps/0/request",
-        &[Revision::R2025_06_18],
+        &[Revision::of("2025-06-18")],
     ),
     (
         "elicitation/expected-invalid/elicitation-form-semantics.json",
         rule::ELICITATION_FORM_SCHEMA_CONSISTENCY,
         "/prompts/0/elicitations/0/requestedSchema/required",
         &[
-            Revision::R2025_06_18,
-            Revision::R2025_11_25,
-            Revision::R2026_07_28,
+            Revision::of("2025-06-18"),
+            Revision::of("2025-11-25"),
+            Revision::of("2026-07-28"),
         ],
     ),
     (
@@ -134,16 +135,16 @@ const SEEDS: &[(&str, &str, &str, &[Revision])] = &[
         rule::ELICITATION_FORM_SCHEMA_CONSISTENCY,
         "/prompts/0/elicitations/0/requestedSchema/properties/count",
         &[
-            Revision::R2025_06_18,
-            Revision::R2025_11_25,
-            Revision::R2026_07_28,
+            Revision::of("2025-06-18"),
+            Revision::of("2025-11-25"),
+            Revision::of("2026-07-28"),
         ],
     ),
     (
         "elicitation/expected-invalid/elicitation-form-schema-2025-06-18.json",
         rule::ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
         "/prompts/0/elicitations/0/requestedSchema",
-        &[Revision::R2025_06_18],
+        &[Revision::of("2025-06-18")],
     ),
 ];
 
@@ -155,8 +156,9 @@ fn seed_examples_fire_exactly_at_their_seed_pointers() {
             document.pointer(pointer).is_some(),
             "{name}: {pointer} does not resolve"
         );
-        for revision in Revision::of_document(&document) {
-            let found: Vec<_> = validate(&document, revision)
+        let known = suite_revisions();
+        for revision in known.of_document(&document) {
+            let found: Vec<_> = validate(&document, revision, &known)
                 .into_iter()
                 .map(|d| (d.rule, d.path, d.severity))
                 .collect();

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use mcpdesc_protocol::{Implementation, Reply, Revision, ValidateRequest};
+use mcpdesc_protocol::{Implementation, Reply, Revisions, ValidateRequest};
 
 use crate::backend::failure::{Failure, FailureKind};
 use crate::backend::process::Process;
@@ -66,10 +66,16 @@ pub struct ExternalValidator {
     /// the next one (`smoke` waits; a run does not, since the next request
     /// finds such output anyway).
     pub extra_output_wait: Duration,
+    /// The MCP revisions of the suite being run, sent in `start` (and in
+    /// `MCPDESC_REVISIONS` in one-shot mode) so that the validator learns
+    /// them rather than hard-coding them.
+    pub revisions: Revisions,
 }
 
 impl ExternalValidator {
-    /// A validator run by `argv` in `mode`, with the default limits.
+    /// A validator run by `argv` in `mode`, with the default limits, told
+    /// the revisions of the suite built into this harness (set
+    /// [`revisions`](ExternalValidator::revisions) to run another suite).
     pub fn new(argv: Vec<String>, mode: Mode) -> ExternalValidator {
         ExternalValidator {
             argv,
@@ -81,17 +87,20 @@ impl ExternalValidator {
             jobs: thread::available_parallelism().map_or(1, usize::from),
             max_consecutive_failures: 10,
             extra_output_wait: Duration::ZERO,
+            revisions: crate::suite::builtin_revisions(),
         }
     }
 }
 
 impl ExternalValidator {
     /// What a one-shot validator is taken to be, since it says nothing about
-    /// itself: named after its command, supporting every revision.
+    /// itself: named after its command, supporting every revision of the
+    /// suite.
     pub fn oneshot_implementation(&self) -> Implementation {
         Implementation {
             name: self.argv.join(" "),
-            revisions: Revision::ALL
+            revisions: self
+                .revisions
                 .iter()
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),

@@ -13,7 +13,8 @@ use crate::backend::wire;
 
 /// Validates one case in a fresh process (one-shot mode): the document on
 /// stdin, the revision and specification in `MCPDESC_REVISION` and
-/// `MCPDESC_SPECIFICATION`, one reply on stdout, exit status 0 or 1.
+/// `MCPDESC_SPECIFICATION`, the suite's revisions as JSON in
+/// `MCPDESC_REVISIONS`, one reply on stdout, exit status 0 or 1.
 ///
 /// # Errors
 ///
@@ -24,6 +25,10 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
         ("MCPDESC_REVISION", request.revision.as_str().to_owned()),
         ("MCPDESC_SPECIFICATION", request.specification.clone()),
         ("MCPDESC_CASE", request.case.clone()),
+        (
+            "MCPDESC_REVISIONS",
+            serde_json::to_string(&validator.revisions).unwrap_or_default(),
+        ),
     ];
     let mut process = Process::spawn(&validator.argv, &env, validator.max_line)
         .map_err(|error| Failure::not_started(&validator.argv, &error))?;

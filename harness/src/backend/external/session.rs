@@ -54,6 +54,7 @@ impl Session {
                 name: "mcpdesc-conformance".to_owned(),
                 version: env!("CARGO_PKG_VERSION").to_owned(),
             },
+            revisions: Some(self.validator.revisions.clone()),
         };
         process.send(line_of(&start));
         let deadline = Instant::now() + self.validator.start_timeout;

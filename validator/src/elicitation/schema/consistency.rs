@@ -116,7 +116,7 @@ fn constants(options: &[Value]) -> Choices<'_> {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
     use crate::rule::{

@@ -96,7 +96,7 @@ pub(super) fn check(
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::json;
 
     use crate::rule::{

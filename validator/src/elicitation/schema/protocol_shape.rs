@@ -14,6 +14,10 @@ use super::Site;
 use crate::report::Report;
 use crate::rule;
 
+/// The one revision whose form vocabulary this rule checks: later revisions
+/// widened it.
+const ONLY: Revision = Revision::of("2025-06-18");
+
 /// Checks one resolved schema of a declaration in scope of `revision`.
 pub(super) fn check(
     schema: &Map<String, Value>,
@@ -21,7 +25,7 @@ pub(super) fn check(
     revision: Revision,
     report: &mut Report,
 ) {
-    if revision != Revision::R2025_06_18 {
+    if revision != ONLY {
         return;
     }
     if let Some(message) = problem(schema) {
@@ -56,7 +60,7 @@ fn problem(schema: &Map<String, Value>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::{self, *};
+    use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
     use crate::rule::ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE as PROTOCOL_SHAPE;
@@ -127,7 +131,7 @@ mod tests {
             },
             "required": ["s"]
         }}))]);
-        for revision in Revision::ALL.into_iter().skip(2) {
+        for revision in all().into_iter().skip(2) {
             assert_findings(&doc, revision, &[]);
         }
     }

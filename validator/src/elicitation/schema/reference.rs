@@ -63,7 +63,7 @@ pub(super) fn resolve<'a>(
 
 #[cfg(test)]
 mod tests {
-    use mcpdesc_protocol::Revision::*;
+    use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
     use crate::rule::{
