@@ -110,6 +110,7 @@ fn edit_one_pointer(root: &Path) {
 
 mod baseline;
 mod bless;
+mod certify;
 mod check;
 mod claims;
 mod docs;
