@@ -1,5 +1,6 @@
 //! The files of a suite: catalogs, fixtures and expectations, by relative path.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -21,7 +22,9 @@ pub const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 pub struct SuiteTree {
     /// Where the tree was read from: a folder, or `None` for the built-in one.
     pub root: Option<PathBuf>,
-    files: BTreeMap<String, Vec<u8>>,
+    /// The built-in suite's files are borrowed from the binary, not
+    /// copied: a test process that runs one case builds this tree too.
+    files: BTreeMap<String, Cow<'static, [u8]>>,
     /// Files left out, by escaped name: looked up for every fixture and
     /// expectation, so not a list.
     refused: BTreeMap<String, FileProblem>,
@@ -75,7 +78,7 @@ impl SuiteTree {
             root: None,
             files: EMBEDDED
                 .iter()
-                .map(|(name, bytes)| ((*name).to_owned(), bytes.to_vec()))
+                .map(|(name, bytes)| ((*name).to_owned(), Cow::Borrowed(*bytes)))
                 .collect(),
             refused: BTreeMap::new(),
         }
@@ -151,7 +154,7 @@ impl SuiteTree {
                 }
                 match read_bounded(entry.path()) {
                     Ok(bytes) => {
-                        files.insert(relative_name(root, entry.path()), bytes);
+                        files.insert(relative_name(root, entry.path()), Cow::Owned(bytes));
                     }
                     Err(problem) => refuse(problem),
                 }
@@ -181,7 +184,10 @@ impl SuiteTree {
     pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> SuiteTree {
         SuiteTree {
             root: None,
-            files: files.into_iter().collect(),
+            files: files
+                .into_iter()
+                .map(|(name, bytes)| (name, Cow::Owned(bytes)))
+                .collect(),
             refused: BTreeMap::new(),
         }
     }
@@ -224,7 +230,7 @@ impl SuiteTree {
 
     /// The bytes of the file at `name`, if the tree has it.
     pub fn get(&self, name: &str) -> Option<&[u8]> {
-        self.files.get(name).map(Vec::as_slice)
+        self.files.get(name).map(|bytes| &**bytes)
     }
 
     /// The files whose path starts with `prefix`, in path order.
@@ -232,7 +238,7 @@ impl SuiteTree {
         self.files
             .range(prefix.to_owned()..)
             .take_while(move |(name, _)| name.starts_with(prefix))
-            .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+            .map(|(name, bytes)| (name.as_str(), &**bytes))
     }
 
     /// Where a file of the tree is on disk (for messages and for writing
