@@ -122,6 +122,7 @@ mod limits;
 mod list;
 #[cfg(target_os = "linux")]
 mod load;
+mod merge;
 mod misbehaviour;
 mod modes;
 mod mutation;
