@@ -23,7 +23,8 @@
 //! validator, [`pages`] writes the rule reference pages from the catalogs
 //! (and tells `check` when committed ones are stale), [`smoke`] checks an
 //! adapter in plain words, [`report`] reads a JSON report back and
-//! [`merge`] rebuilds one run from its shards' reports, [`libtest`] turns
+//! [`merge`] rebuilds one run from its shards' reports, [`matrix`] compares
+//! implementations from their reports, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
 
@@ -40,6 +41,8 @@ pub mod exit;
 pub mod file;
 pub mod judge;
 pub mod libtest;
+#[cfg(feature = "reports")]
+pub mod matrix;
 #[cfg(feature = "reports")]
 pub mod merge;
 #[cfg(feature = "reports")]

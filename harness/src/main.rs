@@ -12,6 +12,7 @@ use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::baseline::Baseline;
 use mcpdesc_conformance::bless;
+use mcpdesc_conformance::emit;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::{Human, Progress};
@@ -21,6 +22,7 @@ use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{Claims, RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::matrix::Matrix;
 use mcpdesc_conformance::merge;
 use mcpdesc_conformance::pages;
 use mcpdesc_conformance::run::Finished;
@@ -58,6 +60,27 @@ enum Command {
     /// Merge shard reports (`run --partition hash:M/N --report FILE`) into
     /// the run they are parts of, and write its outputs.
     Merge(MergeArgs),
+    /// Compare implementations from their reports: a matrix of rules ×
+    /// implementations (× revisions), as HTML and Markdown.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    /// The JSON reports of the implementations (`run --report FILE`), one
+    /// per implementation, in the order of the columns.
+    #[arg(value_name = "REPORT", required = true)]
+    reports: Vec<PathBuf>,
+    /// Write the comparison as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write the comparison as Markdown tables [default: on stdout when
+    /// neither --html nor --markdown is given].
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// The level the pass rates are counted at.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
 }
 
 #[derive(Debug, Args)]
@@ -323,6 +346,7 @@ fn main() -> ExitCode {
         }
         Command::Docs(args) => docs(args),
         Command::Merge(args) => merge(args),
+        Command::Compare(args) => compare(args),
     };
     match status {
         Ok(status) => status.into(),
@@ -635,6 +659,35 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
     }
     let finished = merged.replay(&mut emitters)?;
     Ok(finished.status)
+}
+
+fn compare(args: CompareArgs) -> anyhow::Result<Status> {
+    let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
+    let reports = args
+        .reports
+        .iter()
+        .map(|path| read_report(path))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let inputs: Vec<(&Path, &_)> = args
+        .reports
+        .iter()
+        .map(PathBuf::as_path)
+        .zip(&reports)
+        .collect();
+    let matrix = Matrix::of(&inputs, level)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    if let Some(path) = &args.html {
+        emit::matrix::write_html(&matrix, path)?;
+    }
+    if let Some(path) = &args.markdown {
+        emit::matrix::write_markdown(&matrix, path)?;
+    }
+    if args.html.is_none() && args.markdown.is_none() {
+        let mut out = io::stdout().lock();
+        write!(out, "{}", emit::matrix::tables(&matrix))?;
+        out.flush()?;
+    }
+    Ok(Status::Success)
 }
 
 /// Reads a JSON report; what comes from the file is printed escaped.

@@ -682,6 +682,23 @@ impl OutcomeRecord {
         })
     }
 
+    /// The outcome's `kind`, as the report names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            OutcomeRecord::Compared(_) => "compared",
+            OutcomeRecord::Unclaimed { .. } => "unclaimed",
+            OutcomeRecord::Skipped { .. } => "skipped",
+            OutcomeRecord::ValidatorError { .. } => "validator-error",
+            OutcomeRecord::NotRun { .. } => "not-run",
+            OutcomeRecord::SuiteError { .. } => "suite-error",
+            OutcomeRecord::Interrupted => "interrupted",
+            OutcomeRecord::NotStarted { .. } => "not-started",
+            OutcomeRecord::TimedOut { .. } => "timed-out",
+            OutcomeRecord::Crashed { .. } => "crashed",
+            OutcomeRecord::ProtocolError { .. } => "protocol-error",
+        }
+    }
+
     /// The comparison of a compared or unclaimed case.
     pub fn comparison(&self) -> Option<&ComparisonRecord> {
         match self {
