@@ -112,6 +112,7 @@ mod baseline;
 mod bless;
 mod check;
 mod claims;
+mod compare;
 mod docs;
 mod downstream;
 mod escaping;
