@@ -22,7 +22,9 @@
 //! Beside the pipeline: [`bless`] writes expectations from the reference
 //! validator, [`pages`] writes the rule reference pages from the catalogs
 //! (and tells `check` when committed ones are stale), [`smoke`] checks an
-//! adapter in plain words, [`libtest`] turns
+//! adapter in plain words, [`report`] reads a JSON report back and
+//! [`merge`] rebuilds one run from its shards' reports, [`matrix`] compares
+//! implementations from their reports, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
 
@@ -40,7 +42,13 @@ pub mod file;
 pub mod judge;
 pub mod libtest;
 #[cfg(feature = "reports")]
+pub mod matrix;
+#[cfg(feature = "reports")]
+pub mod merge;
+#[cfg(feature = "reports")]
 pub mod pages;
+#[cfg(feature = "reports")]
+pub mod report;
 pub mod run;
 pub mod smoke;
 pub mod suite;

@@ -12,6 +12,7 @@ use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
 use mcpdesc_conformance::baseline::Baseline;
 use mcpdesc_conformance::bless;
+use mcpdesc_conformance::emit;
 use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::{Human, Progress};
@@ -21,6 +22,8 @@ use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{Claims, RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::judge::compare::Level;
+use mcpdesc_conformance::matrix::Matrix;
+use mcpdesc_conformance::merge;
 use mcpdesc_conformance::pages;
 use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::case::{self, Partition, Selection};
@@ -54,6 +57,53 @@ enum Command {
     Docs(DocsArgs),
     /// Run the suite and write its failures as a baseline of known failures.
     Baseline(Box<BaselineArgs>),
+    /// Merge shard reports (`run --partition hash:M/N --report FILE`) into
+    /// the run they are parts of, and write its outputs.
+    Merge(MergeArgs),
+    /// Compare implementations from their reports: a matrix of rules ×
+    /// implementations (× revisions), as HTML and Markdown.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    /// The JSON reports of the implementations (`run --report FILE`), one
+    /// per implementation, in the order of the columns.
+    #[arg(value_name = "REPORT", required = true)]
+    reports: Vec<PathBuf>,
+    /// Write the comparison as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write the comparison as Markdown tables [default: on stdout when
+    /// neither --html nor --markdown is given].
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// The level the pass rates are counted at.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// The shards' JSON reports.
+    #[arg(value_name = "REPORT", required = true)]
+    reports: Vec<PathBuf>,
+    /// The suite working tree the shards ran, instead of the suite built
+    /// into this binary (checked against the reports' content hash).
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
+    /// Write the merged run as one JSON document.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write a Markdown summary.
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Write badges into DIR.
+    #[arg(long, value_name = "DIR")]
+    badge_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -298,6 +348,8 @@ fn main() -> ExitCode {
             execute(args, Some(&output))
         }
         Command::Docs(args) => docs(args),
+        Command::Merge(args) => merge(args),
+        Command::Compare(args) => compare(args),
     };
     match status {
         Ok(status) => status.into(),
@@ -581,6 +633,79 @@ fn selection_words(select: &SelectArgs) -> Vec<String> {
         words.push(format!("--partition={partition}"));
     }
     words
+}
+
+fn merge(args: MergeArgs) -> anyhow::Result<Status> {
+    let shards = args
+        .reports
+        .iter()
+        .map(|path| {
+            Ok(merge::Shard {
+                path: path.clone(),
+                report: read_report(path)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let tree = SuiteTree::open(args.suite_dir.as_deref())?;
+    let set = SuiteSet::load(tree);
+    let source = match &set.tree.root {
+        Some(root) => root.display().to_string(),
+        None => "built in".to_owned(),
+    };
+    let merged = merge::merge(&shards, &set, &source)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    let level = merged.started.options.level;
+    let mut emitters = Emitters::default();
+    emitters.push(Human::new(io::stdout(), &set, level, true));
+    if let Some(path) = &args.report {
+        emitters.push(ReportFile::new(path.clone()));
+    }
+    if let Some(path) = &args.junit {
+        emitters.push(Junit::new(path.clone(), &set, level));
+    }
+    if let Some(path) = &args.markdown {
+        emitters.push(Markdown::new(path.clone(), &set, level));
+    }
+    if let Some(dir) = &args.badge_dir {
+        emitters.push(Badges::new(dir.clone()));
+    }
+    let finished = merged.replay(&mut emitters)?;
+    Ok(finished.status)
+}
+
+fn compare(args: CompareArgs) -> anyhow::Result<Status> {
+    let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
+    let reports = args
+        .reports
+        .iter()
+        .map(|path| read_report(path))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let inputs: Vec<(&Path, &_)> = args
+        .reports
+        .iter()
+        .map(PathBuf::as_path)
+        .zip(&reports)
+        .collect();
+    let matrix = Matrix::of(&inputs, level)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    if let Some(path) = &args.html {
+        emit::matrix::write_html(&matrix, path)?;
+    }
+    if let Some(path) = &args.markdown {
+        emit::matrix::write_markdown(&matrix, path)?;
+    }
+    if args.html.is_none() && args.markdown.is_none() {
+        let mut out = io::stdout().lock();
+        write!(out, "{}", emit::matrix::tables(&matrix))?;
+        out.flush()?;
+    }
+    Ok(Status::Success)
+}
+
+/// Reads a JSON report; what comes from the file is printed escaped.
+fn read_report(path: &Path) -> anyhow::Result<mcpdesc_conformance::report::Report> {
+    mcpdesc_conformance::report::read(path)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))
 }
 
 fn list(args: SelectArgs) -> anyhow::Result<Status> {

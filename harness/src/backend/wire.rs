@@ -34,6 +34,13 @@ impl std::fmt::Display for Line {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WireError {
+    /// A problem read back from a report (`merge`): its explanation, as
+    /// the report gave it.
+    #[error("{explanation}")]
+    Recorded {
+        /// The explanation.
+        explanation: String,
+    },
     /// The line does not parse as JSON.
     #[error(
         "{line} is not JSON ({error}): {excerpt}; write exactly one JSON object per line on \

@@ -12,6 +12,8 @@ pub mod human;
 pub mod json;
 #[cfg(feature = "reports")]
 pub(crate) mod markdown;
+#[cfg(feature = "reports")]
+pub mod matrix;
 pub mod text;
 
 use std::io;

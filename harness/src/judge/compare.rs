@@ -112,8 +112,9 @@ pub struct Comparison {
     /// How many findings are wrong whatever the expectation says, kept or
     /// not.
     pub problem_count: usize,
-    /// Whether the case passes at each level, in [`Level::ALL`] order.
-    passes: [bool; 3],
+    /// Whether the case passes at each level, in [`Level::ALL`] order (set
+    /// by the comparison, or read back from a report).
+    pub(crate) passes: [bool; 3],
 }
 
 impl Comparison {

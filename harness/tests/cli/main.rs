@@ -113,6 +113,7 @@ mod bless;
 mod certify;
 mod check;
 mod claims;
+mod compare;
 mod docs;
 mod downstream;
 mod escaping;
@@ -123,6 +124,7 @@ mod limits;
 mod list;
 #[cfg(target_os = "linux")]
 mod load;
+mod merge;
 mod misbehaviour;
 mod modes;
 mod mutation;

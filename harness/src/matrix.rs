@@ -1,0 +1,269 @@
+//! The comparison of implementations (`compare`): from the JSON reports of
+//! several validators on one suite, a matrix of rules × implementations
+//! (and × revisions), each cell a pass rate, with each rule's cases and
+//! every implementation's findings side by side. This is data; the HTML
+//! page and the Markdown tables are made from it by
+//! [`crate::emit::matrix`].
+//!
+//! A cell counts as the run's own per-rule tallies do: the compared cases
+//! that involve the rule (the suite expects it, or that implementation
+//! reported it), and of those the ones that pass at the chosen level;
+//! skipped and unclaimed cases are not judged, and a crash involves no
+//! rule.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use mcpdesc_protocol::{Implementation, Revision};
+
+use crate::judge::compare::Level;
+use crate::report::{OutcomeRecord, Report};
+use crate::suite::expectation::Finding;
+
+/// Reports that cannot be compared.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatrixError {
+    /// No report was given.
+    #[error("no report to compare")]
+    NoReports,
+    /// A report is of another suite than the first.
+    #[error(
+        "{}: the report is of the suite {found}, but {} is of {expected}; compare reports of one suite",
+        path.display(), first.display()
+    )]
+    Suite {
+        /// The report.
+        path: PathBuf,
+        /// The first report.
+        first: PathBuf,
+        /// The first report's suite hash.
+        expected: String,
+        /// This report's.
+        found: String,
+    },
+}
+
+/// Passes out of judged cases: one cell of the matrix.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// Cases that pass at the matrix's level.
+    pub passed: usize,
+    /// Cases judged.
+    pub judged: usize,
+}
+
+impl Cell {
+    /// The pass rate in percent, `None` when nothing was judged.
+    pub fn rate(&self) -> Option<f64> {
+        (self.judged > 0).then(|| 100.0 * self.passed as f64 / self.judged as f64)
+    }
+}
+
+/// What one implementation answered on one case, as far as one rule goes.
+/// A case that involves a rule the implementation does not claim is
+/// `Other("unclaimed")` for that rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Answer {
+    /// Its findings of the rule (compared or unclaimed case).
+    Findings {
+        /// The findings of the rule it reported.
+        findings: BTreeSet<Finding>,
+        /// Whether the report kept all its findings (a report keeps only
+        /// the first unexpected ones).
+        complete: bool,
+        /// Whether the case passes at the level (`None`: not judged).
+        passes: Option<bool>,
+    },
+    /// Another outcome, by the report's `kind` (`skipped`, `crashed`, …).
+    Other(String),
+    /// Its report does not have the case.
+    Absent,
+}
+
+/// One case of a rule, with every implementation's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseRow {
+    /// The case ID.
+    pub id: String,
+    /// The findings of the rule the suite expects, when a report says.
+    pub expected: Option<BTreeSet<Finding>>,
+    /// One answer per implementation, in the reports' order.
+    pub answers: Vec<Answer>,
+    /// Whether implementations that answered with findings disagree.
+    pub disagreement: bool,
+}
+
+/// One rule: its cells, overall and per revision, and its cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleRow {
+    /// The rule ID.
+    pub rule: String,
+    /// One cell per implementation.
+    pub cells: Vec<Cell>,
+    /// Per revision, one cell per implementation.
+    pub per_revision: BTreeMap<Revision, Vec<Cell>>,
+    /// The cases where implementations disagree.
+    pub disagreements: usize,
+    /// Every case that involves the rule for some implementation, by ID.
+    pub cases: Vec<CaseRow>,
+}
+
+/// The comparison of several implementations on one suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrix {
+    /// The level the cells count passes at.
+    pub level: Level,
+    /// The suite's content hash.
+    pub suite: String,
+    /// The implementations, in the reports' order.
+    pub implementations: Vec<Implementation>,
+    /// Every rule that some implementation was judged or reported on, by
+    /// rule ID.
+    pub rules: Vec<RuleRow>,
+}
+
+impl Matrix {
+    /// The matrix of `reports` (each with the file it came from) at
+    /// `level`.
+    ///
+    /// # Errors
+    ///
+    /// No report, or reports of different suites.
+    pub fn of(reports: &[(&Path, &Report)], level: Level) -> Result<Matrix, MatrixError> {
+        let (first_path, first) = reports.first().ok_or(MatrixError::NoReports)?;
+        for (path, report) in reports {
+            if report.run.suite.hash != first.run.suite.hash {
+                return Err(MatrixError::Suite {
+                    path: path.to_path_buf(),
+                    first: first_path.to_path_buf(),
+                    expected: first.run.suite.hash.clone(),
+                    found: report.run.suite.hash.clone(),
+                });
+            }
+        }
+        let count = reports.len();
+        // Per rule: cells per implementation, overall and per revision, and
+        // the IDs of the cases that involve it.
+        let mut rules: BTreeMap<String, RuleRow> = BTreeMap::new();
+        let mut involved: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        for (column, (_, report)) in reports.iter().enumerate() {
+            for case in &report.cases {
+                let Some(comparison) = case.outcome.comparison() else {
+                    continue;
+                };
+                let judged = matches!(case.outcome, OutcomeRecord::Compared(_));
+                let passes = case.passes.at(level) == Some(true);
+                let touched: BTreeSet<&str> = comparison
+                    .expected
+                    .iter()
+                    .chain(&comparison.unexpected)
+                    .map(|finding| finding.rule.as_str())
+                    .collect();
+                for rule in touched {
+                    involved.entry(rule).or_default().insert(&case.id);
+                    let row = rules.entry(rule.to_owned()).or_insert_with(|| RuleRow {
+                        rule: rule.to_owned(),
+                        cells: vec![Cell::default(); count],
+                        per_revision: BTreeMap::new(),
+                        disagreements: 0,
+                        cases: Vec::new(),
+                    });
+                    let by_revision = row
+                        .per_revision
+                        .entry(case.revision)
+                        .or_insert_with(|| vec![Cell::default(); count]);
+                    if judged {
+                        for cell in [&mut row.cells[column], &mut by_revision[column]] {
+                            cell.judged += 1;
+                            cell.passed += usize::from(passes);
+                        }
+                    }
+                }
+            }
+        }
+        // Each report's cases by ID, to put answers side by side.
+        let by_id: Vec<BTreeMap<&str, &crate::report::CaseRecord>> = reports
+            .iter()
+            .map(|(_, report)| {
+                report
+                    .cases
+                    .iter()
+                    .map(|case| (case.id.as_str(), case))
+                    .collect()
+            })
+            .collect();
+        for (rule, row) in &mut rules {
+            for id in involved.get(rule.as_str()).into_iter().flatten() {
+                let of_rule = |findings: &mut dyn Iterator<Item = &Finding>| {
+                    findings
+                        .filter(|finding| finding.rule == *rule)
+                        .cloned()
+                        .collect::<BTreeSet<_>>()
+                };
+                let mut expected = None;
+                let answers: Vec<Answer> = by_id
+                    .iter()
+                    .map(|cases| match cases.get(id) {
+                        None => Answer::Absent,
+                        // A rule it does not claim to check: its silence is
+                        // no disagreement.
+                        Some(case) if unclaims(&case.outcome, rule) => {
+                            Answer::Other("unclaimed".to_owned())
+                        }
+                        Some(case) => match case.outcome.comparison() {
+                            Some(comparison) => {
+                                if expected.is_none() {
+                                    expected = Some(of_rule(&mut comparison.expected.iter()));
+                                }
+                                Answer::Findings {
+                                    findings: of_rule(&mut comparison.reported().iter()),
+                                    complete: comparison.complete(),
+                                    passes: case.passes.at(level),
+                                }
+                            }
+                            None => Answer::Other(case.outcome.kind().to_owned()),
+                        },
+                    })
+                    .collect();
+                let mut answered = answers.iter().filter_map(|answer| match answer {
+                    Answer::Findings { findings, .. } => Some(findings),
+                    _ => None,
+                });
+                let disagreement = answered
+                    .next()
+                    .is_some_and(|first| answered.any(|other| other != first));
+                row.disagreements += usize::from(disagreement);
+                row.cases.push(CaseRow {
+                    id: (*id).to_owned(),
+                    expected,
+                    answers,
+                    disagreement,
+                });
+            }
+        }
+        Ok(Matrix {
+            level,
+            suite: first.run.suite.hash.clone(),
+            implementations: reports
+                .iter()
+                .map(|(_, report)| report.run.implementation.clone())
+                .collect(),
+            rules: rules.into_values().collect(),
+        })
+    }
+
+    /// Every revision some rule has a cell under, in revision order.
+    pub fn revisions(&self) -> BTreeSet<Revision> {
+        self.rules
+            .iter()
+            .flat_map(|row| row.per_revision.keys().copied())
+            .collect()
+    }
+}
+
+/// Whether `outcome` is an unclaimed case whose unclaimed rules hold `rule`.
+fn unclaims(outcome: &OutcomeRecord, rule: &str) -> bool {
+    matches!(outcome, OutcomeRecord::Unclaimed { unclaimed_rules, .. } if unclaimed_rules.contains(rule))
+}
