@@ -92,18 +92,8 @@ struct MergeArgs {
     /// into this binary (checked against the reports' content hash).
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
-    /// Write the merged run as one JSON document.
-    #[arg(long, value_name = "FILE")]
-    report: Option<PathBuf>,
-    /// Write JUnit XML.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
-    /// Write a Markdown summary.
-    #[arg(long, value_name = "FILE")]
-    markdown: Option<PathBuf>,
-    /// Write badges into DIR.
-    #[arg(long, value_name = "DIR")]
-    badge_dir: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -157,19 +147,9 @@ struct SelectArgs {
     partition: Option<Partition>,
 }
 
+/// The file outputs of a run, which `merge` writes too.
 #[derive(Debug, Args)]
-struct RunArgs {
-    #[command(flatten)]
-    select: SelectArgs,
-    #[command(flatten)]
-    external: ExternalArgs,
-    /// The level that decides the exit status.
-    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
-    level: String,
-    /// What stdout carries: the human report, or the run's events as JSON
-    /// lines (one object per line, for tools).
-    #[arg(long, value_name = "FORMAT", default_value = "human", value_parser = ["human", "json"])]
-    format: String,
+struct OutputArgs {
     /// Also write the whole run as one JSON document (its JSON Schema is
     /// docs/schemas/report.json).
     #[arg(long, value_name = "FILE")]
@@ -185,6 +165,41 @@ struct RunArgs {
     /// level, overall and per revision.
     #[arg(long, value_name = "DIR")]
     badge_dir: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// Adds an emitter for each file output asked for.
+    fn push_into<'a>(&self, emitters: &mut Emitters<'a>, set: &'a SuiteSet, level: Level) {
+        if let Some(path) = &self.report {
+            emitters.push(ReportFile::new(path.clone()));
+        }
+        if let Some(path) = &self.junit {
+            emitters.push(Junit::new(path.clone(), set, level));
+        }
+        if let Some(path) = &self.markdown {
+            emitters.push(Markdown::new(path.clone(), set, level));
+        }
+        if let Some(dir) = &self.badge_dir {
+            emitters.push(Badges::new(dir.clone()));
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    external: ExternalArgs,
+    /// The level that decides the exit status.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
+    /// What stdout carries: the human report, or the run's events as JSON
+    /// lines (one object per line, for tools).
+    #[arg(long, value_name = "FORMAT", default_value = "human", value_parser = ["human", "json"])]
+    format: String,
+    #[command(flatten)]
+    outputs: OutputArgs,
     /// GitHub Actions annotations on stdout, one per failing finding at its
     /// fixture line [default: github when GITHUB_ACTIONS=true, else none].
     #[arg(long, value_name = "KIND", value_parser = ["github", "none"])]
@@ -498,18 +513,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
     if annotate && !json {
         emitters.push(Annotations::new(io::stdout(), &set, level));
     }
-    if let Some(path) = &args.report {
-        emitters.push(ReportFile::new(path.clone()));
-    }
-    if let Some(path) = &args.junit {
-        emitters.push(Junit::new(path.clone(), &set, level));
-    }
-    if let Some(path) = &args.markdown {
-        emitters.push(Markdown::new(path.clone(), &set, level));
-    }
-    if let Some(dir) = &args.badge_dir {
-        emitters.push(Badges::new(dir.clone()));
-    }
+    args.outputs.push_into(&mut emitters, &set, level);
     let Finished {
         results,
         summary,
@@ -657,18 +661,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
     let level = merged.started.options.level;
     let mut emitters = Emitters::default();
     emitters.push(Human::new(io::stdout(), &set, level, true));
-    if let Some(path) = &args.report {
-        emitters.push(ReportFile::new(path.clone()));
-    }
-    if let Some(path) = &args.junit {
-        emitters.push(Junit::new(path.clone(), &set, level));
-    }
-    if let Some(path) = &args.markdown {
-        emitters.push(Markdown::new(path.clone(), &set, level));
-    }
-    if let Some(dir) = &args.badge_dir {
-        emitters.push(Badges::new(dir.clone()));
-    }
+    args.outputs.push_into(&mut emitters, &set, level);
     let finished = merged.replay(&mut emitters)?;
     Ok(finished.status)
 }
