@@ -11,16 +11,7 @@ use super::*;
 
 /// The first ```yaml block of the README's CI section, parsed.
 fn readme_workflow() -> Value {
-    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
-    let section = readme
-        .split("#### Certify your validator in CI")
-        .nth(1)
-        .expect("the README has a section on certifying in CI");
-    let block = section
-        .split("```yaml\n")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-        .expect("the section gives the workflow");
+    let block = readme_block("#### Certify your validator in CI", "yaml");
     mcpdesc_source::parse_yaml("README.md", block.as_bytes()).unwrap()
 }
 

@@ -21,17 +21,7 @@ const NOT_FOR_A_TEST: &[&str] = &[
 /// The first ```toml block of the README's "Certifying a Rust validator"
 /// section, with its paths pointed at this workspace.
 fn readme_manifest_lines() -> String {
-    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
-    let section = readme
-        .split("### Certifying a Rust validator")
-        .nth(1)
-        .expect("the README has a section on certifying a Rust validator");
-    let block = section
-        .split("```toml\n")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-        .expect("the section gives the Cargo.toml lines");
-    block.replace(
+    readme_block("### Certifying a Rust validator", "toml").replace(
         "../mcpdesc-conformance/",
         &format!("{}/", workspace().display()),
     )

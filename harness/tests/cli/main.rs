@@ -48,6 +48,22 @@ fn on_tree(command: &str, dir: &Path) -> std::process::Output {
         .unwrap()
 }
 
+/// The first fenced block in `language` after the README heading
+/// `heading`: what a reader copies from that section.
+fn readme_block(heading: &str, language: &str) -> String {
+    let readme = fs::read_to_string(workspace().join("README.md")).unwrap();
+    let section = readme
+        .split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("the README has no section `{heading}`"));
+    section
+        .split(&format!("```{language}\n"))
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap_or_else(|| panic!("`{heading}` gives no {language} block"))
+        .to_owned()
+}
+
 fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -15,6 +15,20 @@ use serde_json::Value;
 use super::schemas::{assert_valid, schemas};
 use super::*;
 
+/// Every file output, named after `name`.
+fn outputs(name: &str) -> [String; 8] {
+    [
+        "--report".into(),
+        format!("{name}.json"),
+        "--markdown".into(),
+        format!("{name}.md"),
+        "--junit".into(),
+        format!("{name}.xml"),
+        "--badge-dir".into(),
+        format!("{name}-badges"),
+    ]
+}
+
 /// `run ARGS` in `dir` with `--report NAME` and the other outputs named
 /// after it; returns its exit status.
 fn run_with_outputs(dir: &Path, name: &str, args: &[&str]) -> Option<i32> {
@@ -23,10 +37,7 @@ fn run_with_outputs(dir: &Path, name: &str, args: &[&str]) -> Option<i32> {
         .arg("run")
         .arg("--quiet")
         .args(args)
-        .args(["--report", &format!("{name}.json")])
-        .args(["--markdown", &format!("{name}.md")])
-        .args(["--junit", &format!("{name}.xml")])
-        .args(["--badge-dir", &format!("{name}-badges")])
+        .args(outputs(name))
         .output()
         .unwrap()
         .status
@@ -39,10 +50,7 @@ fn merge(dir: &Path, name: &str, reports: &[&str]) -> std::process::Output {
         .current_dir(dir)
         .arg("merge")
         .args(reports)
-        .args(["--report", &format!("{name}.json")])
-        .args(["--markdown", &format!("{name}.md")])
-        .args(["--junit", &format!("{name}.xml")])
-        .args(["--badge-dir", &format!("{name}-badges")])
+        .args(outputs(name))
         .output()
         .unwrap()
 }
