@@ -7,7 +7,7 @@
 //! inline script only re-sort the matrix's rows. The same matrix always
 //! gives the same bytes: nothing in it depends on the time or the machine.
 //! Everything that came from a report (names, rule IDs, case IDs,
-//! pointers) is escaped by [`markdown::html`], the one HTML escape.
+//! pointers) is escaped by `markdown::html`, the one HTML escape.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
