@@ -34,6 +34,8 @@ pub mod backend;
 pub mod baseline;
 #[cfg(feature = "reports")]
 pub mod bless;
+#[cfg(feature = "reports")]
+pub mod diff;
 pub mod emit;
 pub mod event;
 pub mod exit;

@@ -63,6 +63,39 @@ enum Command {
     /// Compare implementations from their reports: a matrix of rules ×
     /// implementations (× revisions), as HTML and Markdown.
     Compare(CompareArgs),
+    /// Find where a validator disagrees with another (by default the
+    /// built-in reference validator) on documents made from the suite's
+    /// fixtures by seeded mutation; shrink each disagreement.
+    Diff(Box<DiffArgs>),
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    #[command(flatten)]
+    external: ExternalArgs,
+    /// The validator to compare with (session mode), instead of the
+    /// built-in reference validator in process.
+    #[arg(long, value_name = "CMD")]
+    against: Option<String>,
+    /// The level findings are compared at.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
+    /// How many documents to make.
+    #[arg(long, value_name = "N", default_value = "1000")]
+    cases: u64,
+    /// The seed: the same seed makes the same documents on any machine.
+    #[arg(long, value_name = "S", default_value = "1")]
+    seed: u64,
+    /// Stop making documents after this long (`30s`, `5m`).
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    time: Option<Duration>,
+    /// Write each distinct disagreement into DIR: its shrunk document as a
+    /// ready-to-add fixture, and disagreement.json.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// A suite working tree to take the fixtures and revisions from.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -365,6 +398,7 @@ fn main() -> ExitCode {
         Command::Docs(args) => docs(args),
         Command::Merge(args) => merge(args),
         Command::Compare(args) => compare(args),
+        Command::Diff(args) => diff(*args),
     };
     match status {
         Ok(status) => status.into(),
@@ -918,4 +952,63 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         plan.refused.len()
     );
     Ok(Status::Failures)
+}
+
+fn diff(args: DiffArgs) -> anyhow::Result<Status> {
+    interrupt::install().context("cannot handle interrupting signals")?;
+    let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
+    let set = SuiteSet::load(SuiteTree::open(args.suite_dir.as_deref())?);
+    if !set.problems.is_empty() {
+        eprint!("{}", report::problems(&set.problems));
+        eprintln!("error: the suite has problems; fix them first (`mcpdesc-conformance check`)");
+        return Ok(Status::UsageOrSuite);
+    }
+    let external = args
+        .external
+        .validator(&set.revisions)?
+        .context("name the validator to test with --validator \"CMD ARGS\"")?;
+    let jobs = external.jobs;
+    let validator = match start(external) {
+        Ok(pool) => pool,
+        Err(status) => return Ok(status),
+    };
+    let against: Box<dyn Backend> = match &args.against {
+        None => Box::new(InProcess::new(
+            ReferenceValidator::new().with_revisions(set.revisions.clone()),
+        )),
+        Some(line) => {
+            let mut other = ExternalValidator::new(split_command(line)?, Mode::Session);
+            other.revisions = set.revisions.clone();
+            match start(other) {
+                Ok(pool) => Box::new(pool),
+                Err(status) => return Ok(status),
+            }
+        }
+    };
+    let options = mcpdesc_conformance::diff::Options {
+        seed: args.seed,
+        documents: args.cases,
+        time: args.time,
+        level,
+        jobs,
+    };
+    let found = mcpdesc_conformance::diff::diff(&set, &validator, against.as_ref(), &options);
+    let sides = emit::diff::Sides {
+        validator: validator.implementation(),
+        against: against.implementation(),
+    };
+    if let Some(dir) = &args.out {
+        emit::diff::write(dir, &set, &found, sides)?;
+    }
+    print!(
+        "{}",
+        emit::diff::summary(&found, sides, args.out.as_deref())
+    );
+    Ok(match found.stopped {
+        Some(mcpdesc_conformance::diff::Stop::Interrupted(interruption)) => {
+            Status::Interrupted(interruption)
+        }
+        _ if !found.disagreements.is_empty() => Status::Failures,
+        _ => Status::Success,
+    })
 }

@@ -4,6 +4,8 @@
 
 #[cfg(feature = "reports")]
 pub mod badge;
+#[cfg(feature = "reports")]
+pub mod diff;
 pub mod escape;
 #[cfg(feature = "reports")]
 pub mod files;

@@ -130,6 +130,7 @@ mod certify;
 mod check;
 mod claims;
 mod compare;
+mod diff;
 mod docs;
 mod downstream;
 mod escaping;

@@ -1,0 +1,158 @@
+//! Shrinking a disagreement: the smallest document, found by removing and
+//! simplifying one part at a time, on which the two validators still
+//! disagree in the same way.
+
+use serde_json::Value;
+
+use super::mutation::remove;
+
+/// The most times a shrink asks whether a candidate still disagrees: a
+/// bound on the time one disagreement may take, far above what the
+/// suite's documents need.
+const MAX_TRIES: usize = 20_000;
+
+/// Every path in `value`, parents before children, as token lists.
+fn paths(value: &Value) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut level: Vec<(Vec<String>, &Value)> = vec![(Vec::new(), value)];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for (path, node) in level {
+            match node {
+                Value::Object(members) => {
+                    for (key, child) in members {
+                        let mut child_path = path.clone();
+                        child_path.push(key.clone());
+                        next.push((child_path, child));
+                    }
+                }
+                Value::Array(items) => {
+                    for (index, child) in items.iter().enumerate() {
+                        let mut child_path = path.clone();
+                        child_path.push(index.to_string());
+                        next.push((child_path, child));
+                    }
+                }
+                _ => {}
+            }
+            found.push(path);
+        }
+        level = next;
+    }
+    found
+}
+
+fn node<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
+    path.iter().try_fold(value, |node, token| match node {
+        Value::Object(members) => members.get(token),
+        Value::Array(items) => items.get(token.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
+fn node_mut<'v>(value: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+    path.iter().try_fold(value, |node, token| match node {
+        Value::Object(members) => members.get_mut(token),
+        Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
+/// Simpler values to put in the place of `value`, simplest first.
+fn simpler(value: &Value) -> Vec<Value> {
+    match value {
+        Value::Object(members) if !members.is_empty() => vec![Value::Object(Default::default())],
+        Value::Array(items) if !items.is_empty() => vec![Value::Array(Vec::new())],
+        Value::String(text) if text.chars().count() > 1 => {
+            vec![Value::String(String::new()), Value::String("a".into())]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The smallest document reached from `document` by removing members and
+/// elements (parents first) and simplifying values, one change at a time,
+/// each kept only when `keeps` says the candidate still disagrees in the
+/// same way. `keeps(document)` is assumed.
+pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
+    let mut current = document;
+    let mut tries = 0;
+    loop {
+        let mut changed = false;
+        // Removals: a pass over the places, parents first; after a removal
+        // the places are listed again and the pass goes on where it was.
+        let mut at = 1; // 0 is the root
+        loop {
+            let places = paths(&current);
+            let Some(path) = places.get(at) else { break };
+            let mut candidate = current.clone();
+            tries += 1;
+            if remove(&mut candidate, path) && keeps(&candidate) {
+                current = candidate;
+                changed = true;
+            } else {
+                at += 1;
+            }
+            if tries >= MAX_TRIES {
+                return current;
+            }
+        }
+        // Simplifications, once removals find nothing more.
+        for path in paths(&current) {
+            let Some(value) = node(&current, &path) else {
+                continue;
+            };
+            for replacement in simpler(value) {
+                let mut candidate = current.clone();
+                if let Some(slot) = node_mut(&mut candidate, &path) {
+                    *slot = replacement;
+                }
+                tries += 1;
+                if keeps(&candidate) {
+                    current = candidate;
+                    changed = true;
+                    break;
+                }
+            }
+            if tries >= MAX_TRIES {
+                return current;
+            }
+        }
+        if !changed {
+            return current;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keeps_only_what_the_property_needs() {
+        let document = json!({
+            "a": [1, 2, {"bad": "value", "other": [3, 4]}],
+            "b": {"c": "long text", "d": null},
+            "e": "x"
+        });
+        // "Disagrees" while some object holds `bad`.
+        let mut keeps = |value: &Value| value.to_string().contains("\"bad\"");
+        let shrunk = shrink(document, &mut keeps);
+        assert_eq!(shrunk, json!({"a": [{"bad": ""}]}));
+    }
+
+    #[test]
+    fn a_document_nothing_can_be_taken_from_stays() {
+        let document = json!({"k": 1});
+        let mut keeps = |value: &Value| value == &json!({"k": 1});
+        assert_eq!(shrink(document.clone(), &mut keeps), document);
+    }
+
+    #[test]
+    fn parents_come_before_children() {
+        let listed = paths(&json!({"a": {"b": [1]}, "c": 2}));
+        let lengths: Vec<usize> = listed.iter().map(Vec::len).collect();
+        assert_eq!(lengths, [0, 1, 1, 2, 3]);
+    }
+}
