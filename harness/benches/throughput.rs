@@ -178,7 +178,38 @@ fn main() {
         "one trial in its own process, debug profile: {:.1} ms best, {:.1} ms median of 21 (target < 20 ms)",
         trial.0, trial.1
     );
+    let _ = writeln!(text, "{}", diff_speed(&binary));
     print!("{text}");
+}
+
+/// `diff`'s documents per second, on every core: the reference validator
+/// in process against itself, and against `mcpdesc-validate --stdio`.
+fn diff_speed(binary: &str) -> String {
+    use mcpdesc_conformance::diff::{self, Options};
+    use mcpdesc_conformance::judge::compare::Level;
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let options = Options {
+        seed: 1,
+        documents: 2_000,
+        time: None,
+        level: Level::Exact,
+        jobs: Schedule::default().jobs,
+    };
+    let reference = InProcess::new(ReferenceValidator::new());
+    let in_process = diff::diff(&set, &reference, &reference, &options);
+    let session = external::Pool::start(ExternalValidator::new(
+        vec![binary.to_owned(), "--stdio".into()],
+        Mode::Session,
+    ))
+    .expect("mcpdesc-validate --stdio starts");
+    let over_stdio = diff::diff(&set, &session, &reference, &options);
+    let rate = |run: &diff::DiffRun| run.documents as f64 / run.elapsed.as_secs_f64();
+    format!(
+        "diff, {} documents: {:.0} documents/s in process against itself, {:.0} documents/s for --stdio against in process",
+        options.documents,
+        rate(&in_process),
+        rate(&over_stdio)
+    )
 }
 
 /// The best and the median time, in milliseconds, of the debug-profile
