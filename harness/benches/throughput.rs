@@ -194,6 +194,7 @@ fn diff_speed(binary: &str) -> String {
         time: None,
         level: Level::Exact,
         jobs: Schedule::default().jobs,
+        max_consecutive_failures: 10,
     };
     let reference = InProcess::new(ReferenceValidator::new());
     let in_process = diff::diff(&set, &reference, &reference, &options);

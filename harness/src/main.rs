@@ -967,7 +967,7 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         .external
         .validator(&set.revisions)?
         .context("name the validator to test with --validator \"CMD ARGS\"")?;
-    let jobs = external.jobs;
+    let (jobs, max_consecutive_failures) = (external.jobs, external.max_consecutive_failures);
     let validator = match start(external) {
         Ok(pool) => pool,
         Err(status) => return Ok(status),
@@ -991,6 +991,7 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         time: args.time,
         level,
         jobs,
+        max_consecutive_failures,
     };
     let found = mcpdesc_conformance::diff::diff(&set, &validator, against.as_ref(), &options);
     let sides = emit::diff::Sides {
@@ -1008,6 +1009,7 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         Some(mcpdesc_conformance::diff::Stop::Interrupted(interruption)) => {
             Status::Interrupted(interruption)
         }
+        Some(mcpdesc_conformance::diff::Stop::GaveUp) => Status::Failures,
         _ if !found.disagreements.is_empty() => Status::Failures,
         _ => Status::Success,
     })

@@ -13,6 +13,7 @@ pub mod shrinking;
 
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +43,9 @@ pub struct Options {
     pub level: Level,
     /// How many documents are validated at once.
     pub jobs: usize,
+    /// After this many failures of either validator in a row (crashes,
+    /// timeouts, broken replies), no more documents are made.
+    pub max_consecutive_failures: usize,
 }
 
 /// What one side answered when it gave no findings to compare.
@@ -116,6 +120,8 @@ pub enum Stop {
     Time,
     /// A signal asked the harness to stop.
     Interrupted(Interruption),
+    /// A validator failed on `max_consecutive_failures` documents in a row.
+    GaveUp,
 }
 
 /// What a `diff` run found.
@@ -245,11 +251,18 @@ pub fn diff(
     let (checked_in, checked_out) = mpsc::channel::<Checked>();
     let mut stopped = None;
     let mut made = 0;
+    // Failures of either side in a row, across workers.
+    let failing = AtomicUsize::new(0);
+    let gave_up = || failing.load(Ordering::Relaxed) >= options.max_consecutive_failures.max(1);
     std::thread::scope(|scope| {
         let maker = scope.spawn(|| {
             let mut stopped = None;
             let mut made = 0;
             for index in 0..options.documents {
+                if gave_up() {
+                    stopped = Some(Stop::GaveUp);
+                    break;
+                }
                 if let Some(interruption) = interrupt::received() {
                     stopped = Some(Stop::Interrupted(interruption));
                     break;
@@ -271,7 +284,7 @@ pub fn diff(
         });
         for _ in 0..jobs {
             let checked_in = checked_in.clone();
-            let (documents_out, asker, both) = (&documents_out, &asker, &both);
+            let (documents_out, asker, both, failing) = (&documents_out, &asker, &both, &failing);
             scope.spawn(move || {
                 loop {
                     let next = documents_out
@@ -280,6 +293,15 @@ pub fn diff(
                         .recv();
                     let Ok((index, document)) = next else { break };
                     let checked = check(asker, known, both, index, document, options.level);
+                    let failed = checked
+                        .not_compared
+                        .iter()
+                        .any(|not| matches!(not.answer, Unanswered::Failed(_)));
+                    if failed {
+                        failing.fetch_add(1, Ordering::Relaxed);
+                    } else if checked.compared > 0 {
+                        failing.store(0, Ordering::Relaxed);
+                    }
                     if checked_in.send(checked).is_err() {
                         break;
                     }
@@ -315,7 +337,11 @@ pub fn diff(
     let disagreements = ordered
         .into_iter()
         .map(|(shape, _, count, first)| {
-            let shrunk = shrink(&asker, known, &shape, &first, options.level);
+            // Interrupted: report what was found, unshrunk, at once.
+            let shrunk = match stopped {
+                Some(Stop::Interrupted(_)) => first.clone(),
+                _ => shrink(&asker, known, &shape, &first, options.level),
+            };
             Disagreement {
                 shape,
                 first,
@@ -388,7 +414,8 @@ fn shrink(
     let revision = first.revision;
     let mut last = None;
     let mut keeps = |candidate: &Value| -> bool {
-        if !known.of_document(candidate).contains(&revision) {
+        // A signal ends the shrink with what it has.
+        if interrupt::received().is_some() || !known.of_document(candidate).contains(&revision) {
             return false;
         }
         let document = Arc::new(candidate.clone());

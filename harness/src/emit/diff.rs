@@ -106,7 +106,18 @@ pub fn summary(run: &DiffRun, sides: Sides<'_>, out: Option<&Path>) -> String {
             let _ = writeln!(text, "stopped making documents when --time ran out");
         }
         Some(Stop::Interrupted(interruption)) => {
-            let _ = writeln!(text, "interrupted by {}", interruption.name());
+            let _ = writeln!(
+                text,
+                "interrupted by {}; the disagreements found are not shrunk",
+                interruption.name()
+            );
+        }
+        Some(Stop::GaveUp) => {
+            let _ = writeln!(
+                text,
+                "stopped after {} failures in a row (--max-consecutive-failures)",
+                options.max_consecutive_failures
+            );
         }
         None => {}
     }
@@ -140,15 +151,24 @@ pub fn summary(run: &DiffRun, sides: Sides<'_>, out: Option<&Path>) -> String {
             );
         }
     }
-    let failures = run
+    let failures: Vec<_> = run
         .not_compared
         .iter()
-        .filter(|not| matches!(not.answer, Unanswered::Failed(_)));
-    for not in failures.take(10) {
-        if let Unanswered::Failed(failure) = &not.answer {
+        .filter_map(|not| match &not.answer {
+            Unanswered::Failed(failure) => Some((not, failure)),
+            _ => None,
+        })
+        .collect();
+    if !failures.is_empty() {
+        let _ = writeln!(
+            text,
+            "\nvalidator failures ({}, the first 10 shown):",
+            failures.len()
+        );
+        for (not, failure) in failures.iter().take(10) {
             let _ = writeln!(
                 text,
-                "\n{} failed on document {} under {}: {}",
+                "  {} failed on document {} under {}: {}",
                 escape::line(&sides.name(not.side)),
                 not.index,
                 not.revision,

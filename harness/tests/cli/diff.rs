@@ -273,3 +273,41 @@ fn time_bounds_the_run_and_a_missing_validator_exits_3() {
     assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
     assert_contains(&stderr_of(&output), &["--validator"]);
 }
+
+#[test]
+fn a_validator_that_keeps_failing_stops_the_run_with_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("answers_start_then_exits.py");
+    fs::write(
+        &script,
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         print(json.dumps({'protocol': 1, 'implementation': {'name': 'quitter', \
+         'version': '1', 'revisions': ['2025-06-18', '2025-11-25']}}), flush=True)\n",
+    )
+    .unwrap();
+    let validator = format!("python3 '{}'", script.display());
+    let output = diff(&[
+        "--validator",
+        &validator,
+        "--cases",
+        "100000",
+        "--jobs",
+        "1",
+    ]);
+    let stdout = stdout_of(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        stderr_of(&output)
+    );
+    assert_contains(
+        &stdout,
+        &[
+            "stopped after 10 failures in a row",
+            "validator failures (",
+            "  quitter 1 failed on document 0 under 2025-06-18: the validator exited",
+        ],
+    );
+}
