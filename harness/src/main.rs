@@ -1009,7 +1009,8 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         Some(mcpdesc_conformance::diff::Stop::Interrupted(interruption)) => {
             Status::Interrupted(interruption)
         }
-        Some(mcpdesc_conformance::diff::Stop::GaveUp) => Status::Failures,
+        // As `run` does when it gives up on a validator.
+        Some(mcpdesc_conformance::diff::Stop::GaveUp) => Status::ValidatorUnavailable,
         _ if !found.disagreements.is_empty() => Status::Failures,
         _ => Status::Success,
     })

@@ -275,7 +275,7 @@ fn time_bounds_the_run_and_a_missing_validator_exits_3() {
 }
 
 #[test]
-fn a_validator_that_keeps_failing_stops_the_run_with_failures() {
+fn a_validator_that_keeps_failing_stops_the_run_and_exits_3() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("answers_start_then_exits.py");
     fs::write(
