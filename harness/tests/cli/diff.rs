@@ -298,7 +298,7 @@ fn a_validator_that_keeps_failing_stops_the_run_and_exits_3() {
     let stdout = stdout_of(&output);
     assert_eq!(
         output.status.code(),
-        Some(1),
+        Some(3),
         "{stdout}{}",
         stderr_of(&output)
     );
