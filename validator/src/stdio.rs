@@ -17,12 +17,25 @@ use serde_json::Value;
 ///
 /// A line that is not a command is answered with an `error` reply when it
 /// carries a `seq`, and reported on stderr otherwise; the session goes on.
+///
+/// Replies are written in order, and flushed whenever no more input is
+/// waiting: a harness with several requests in flight gets their replies
+/// in one write, and one waiting for its only reply gets it at once.
 pub fn session() -> anyhow::Result<()> {
     let mut validator = ReferenceValidator::new();
-    let stdin = io::stdin().lock();
-    let mut stdout = io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line?;
+    let mut stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut line = String::new();
+    loop {
+        // Before a read that may block: a harness waiting for these
+        // replies sends nothing more until it has them.
+        if stdin.buffer().is_empty() {
+            stdout.flush()?;
+        }
+        line.clear();
+        if stdin.read_line(&mut line)? == 0 {
+            break;
+        }
         if line.trim().is_empty() {
             continue;
         }
@@ -40,7 +53,10 @@ pub fn session() -> anyhow::Result<()> {
                 seq,
                 reply: validator.validate(&request),
             })?,
-            Ok(Command::Stop) => return Ok(()),
+            Ok(Command::Stop) => {
+                stdout.flush()?;
+                return Ok(());
+            }
             Err(error) => {
                 let seq = serde_json::from_str::<Value>(&line)
                     .ok()
@@ -58,8 +74,8 @@ pub fn session() -> anyhow::Result<()> {
             }
         };
         writeln!(stdout, "{reply}")?;
-        stdout.flush()?;
     }
+    stdout.flush()?;
     Ok(())
 }
 

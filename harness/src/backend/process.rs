@@ -113,12 +113,18 @@ impl std::fmt::Debug for Process {
 
 impl Process {
     /// Starts `argv` with `env` added, in a new process group, with piped
-    /// standard streams; stdout is read in lines of at most `max_line` bytes.
+    /// standard streams; stdout is read in lines of at most `max_line` bytes,
+    /// of which at most `buffered` (at least one) wait to be read.
     ///
     /// # Errors
     ///
     /// The error of spawning the program.
-    pub fn spawn(argv: &[String], env: &[(&str, String)], max_line: usize) -> io::Result<Process> {
+    pub fn spawn(
+        argv: &[String],
+        env: &[(&str, String)],
+        max_line: usize,
+        buffered: usize,
+    ) -> io::Result<Process> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
@@ -167,10 +173,12 @@ impl Process {
             });
         }
 
-        // At most one line waits to be read: a validator that writes more
-        // than it is asked for blocks on its own stdout instead of filling
-        // the harness's memory.
-        let (lines, output) = mpsc::sync_channel(1);
+        // At most `buffered` lines wait to be read (one per request in
+        // flight): a validator that writes more than it is asked for blocks
+        // on its own stdout instead of filling the harness's memory. With
+        // several requests in flight, room for their replies lets the reader
+        // go on without waiting for each line to be taken.
+        let (lines, output) = mpsc::sync_channel(buffered.max(1));
         if let Some(stdout) = stdout {
             thread::spawn(move || read_lines(stdout, max_line, &lines));
         }

@@ -463,7 +463,7 @@ fn discard(state: &mut State, process: &Process) {
 
 /// Starts a process and asks it `start`.
 fn start_process(validator: &ExternalValidator) -> Result<Live, Failure> {
-    let process = Process::spawn(&validator.argv, &[], validator.max_line)
+    let process = Process::spawn(&validator.argv, &[], validator.max_line, validator.pipeline)
         .map_err(|error| Failure::not_started(&validator.argv, &error))?;
     let start = Command::Start {
         protocol: PROTOCOL_VERSION,
