@@ -147,6 +147,7 @@ mod mutation;
 mod oneshot;
 mod options;
 mod outputs;
+mod pipelining;
 mod python_example;
 mod run;
 mod schemas;

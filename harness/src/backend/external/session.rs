@@ -88,7 +88,10 @@ enum Blame {
     Oldest,
     /// The request whose `seq` the bad reply carries.
     Request(u64),
-    /// Every request whose deadline has passed (the oldest at least).
+    /// The oldest, whose deadline has passed: deadlines follow `seq`, so
+    /// it is the first to time out; the others, sent later, get their own
+    /// full time again on a fresh process (a validator that answers in
+    /// order cannot answer them while it hangs on the oldest).
     Late,
 }
 
@@ -136,12 +139,12 @@ impl Session {
     /// process meanwhile.
     ///
     /// When the process fails (a crash, a timeout, a broken contract), the
-    /// failure is charged to one request: for a reply that carries the
-    /// `seq` of a request in flight, that request; for a timeout, every
-    /// request whose own limit has passed (measured from its sending); for
-    /// anything else (a crash, a line too long, a line that names no
-    /// request), the oldest request in flight, the one a validator that
-    /// answers in order was working on. The process group is killed, and
+    /// failure is charged to one request: for a malformed reply that
+    /// carries the `seq` of a request in flight, that request; for anything
+    /// else (a timeout, a crash, a line too long, a line that names no
+    /// request), the oldest request in flight: the one a validator that
+    /// answers in order was working on, and the first whose time (measured
+    /// from its sending) runs out. The process group is killed, and
     /// every other request in flight is sent again to a fresh process, as
     /// often as that happens (each failure charges one case, so this ends).
     /// After an interruption nothing is sent again: every request in
@@ -430,13 +433,11 @@ enum Event {
 fn fail(state: &mut State, process: &Process, blame: Blame, failure: &Failure) {
     discard(state, process);
     let interrupted = interrupt::received().is_some();
-    let now = Instant::now();
     let oldest = state.pending.keys().next().copied();
     for (seq, pending) in std::mem::take(&mut state.pending) {
         let blamed = match blame {
-            Blame::Oldest => Some(seq) == oldest,
+            Blame::Oldest | Blame::Late => Some(seq) == oldest,
             Blame::Request(culprit) => seq == culprit,
-            Blame::Late => Some(seq) == oldest || pending.deadline <= now,
         };
         let resolution = if blamed || interrupted {
             Resolution::Answered(Err(failure.clone()))
