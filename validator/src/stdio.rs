@@ -39,6 +39,15 @@ pub fn session() -> anyhow::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
+        if let Some((seq, request)) = validate_line(&line) {
+            let reply = ReplyMessage {
+                seq,
+                reply: validator.validate(&request),
+            };
+            serde_json::to_writer(&mut stdout, &reply)?;
+            stdout.write_all(b"\n")?;
+            continue;
+        }
         let reply = match serde_json::from_str::<Command>(&line) {
             Ok(Command::Start { revisions, .. }) => {
                 if let Some(revisions) = revisions {
@@ -77,6 +86,38 @@ pub fn session() -> anyhow::Result<()> {
     }
     stdout.flush()?;
     Ok(())
+}
+
+/// A `validate` line read in one pass, or `None` for any other line (read
+/// again as a [`Command`], which also explains what is wrong). Reading it
+/// as a `Command` costs twice as much: its `cmd` tag and flattened request
+/// make serde buffer the whole line, document included, before reading it
+/// again, and the document is most of the line.
+fn validate_line(line: &str) -> Option<(u64, ValidateRequest)> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(line) else {
+        return None;
+    };
+    if object.get("cmd")?.as_str()? != "validate" {
+        return None;
+    }
+    let seq = object.get("seq")?.as_u64()?;
+    let text = |object: &mut serde_json::Map<String, Value>, key: &str| match object.remove(key) {
+        Some(Value::String(text)) => Some(text),
+        _ => None,
+    };
+    let case = text(&mut object, "case")?;
+    let specification = text(&mut object, "specification")?;
+    let revision = text(&mut object, "revision")?.parse().ok()?;
+    let document = object.remove("document")?;
+    Some((
+        seq,
+        ValidateRequest {
+            case,
+            specification,
+            revision,
+            document: std::sync::Arc::new(document),
+        },
+    ))
 }
 
 /// Validates the JSON document on stdin under `MCPDESC_REVISION` and prints

@@ -230,10 +230,10 @@ impl Pool {
         )
     }
 
-    /// The session for one more call, its load counted: the least busy,
-    /// or a new one while every session has `pipeline` calls and there are
-    /// fewer than `jobs`.
-    fn session(&self) -> Arc<Session> {
+    /// The session for `count` more requests, its load counted: the least
+    /// busy if they fit within `pipeline` there, else a new one while there
+    /// are fewer than `jobs`, else the least busy all the same.
+    fn session(&self, count: usize) -> Arc<Session> {
         let mut sessions = self
             .sessions
             .lock()
@@ -241,15 +241,15 @@ impl Pool {
         let least = sessions.iter().min_by_key(|session| session.load());
         match least {
             Some(session)
-                if session.load() < self.validator.pipeline.max(1)
+                if session.load() + count <= self.validator.pipeline.max(1)
                     || sessions.len() >= self.validator.jobs.max(1) =>
             {
-                session.load.fetch_add(1, Ordering::SeqCst);
+                session.load.fetch_add(count, Ordering::SeqCst);
                 Arc::clone(session)
             }
             _ => {
                 let session = Arc::new(Session::new(Arc::clone(&self.validator)));
-                session.load.fetch_add(1, Ordering::SeqCst);
+                session.load.fetch_add(count, Ordering::SeqCst);
                 sessions.push(Arc::clone(&session));
                 session
             }
@@ -266,10 +266,28 @@ impl Pool {
         match self.validator.mode {
             Mode::Oneshot => oneshot(&self.validator, request),
             Mode::Session => {
-                let session = self.session();
+                let session = self.session(1);
                 let reply = session.validate(request);
                 session.load.fetch_sub(1, Ordering::SeqCst);
                 reply
+            }
+        }
+    }
+
+    /// Validates several cases, in session mode on one session with their
+    /// requests in flight together, in one-shot mode one after another.
+    /// The results come in the order of `requests`.
+    pub fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        match self.validator.mode {
+            Mode::Oneshot => requests
+                .iter()
+                .map(|request| oneshot(&self.validator, request))
+                .collect(),
+            Mode::Session => {
+                let session = self.session(requests.len());
+                let replies = session.validate_many(requests);
+                session.load.fetch_sub(requests.len(), Ordering::SeqCst);
+                replies
             }
         }
     }
@@ -327,16 +345,25 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
 }
 
 impl ExternalValidator {
-    /// How many cases run at once (`jobs × pipeline` in session mode), and
-    /// when to give up.
+    /// How cases are scheduled, and when to give up. With one request in
+    /// flight per process, one worker per process asks about one case at a
+    /// time. With `pipeline` N > 1, two workers per process each ask about
+    /// N / 2 cases at once: one judges its replies while the process works
+    /// on the other's requests, and a worker wakes once per batch rather
+    /// than once per case, which is what makes it fast.
     pub fn schedule(&self) -> Schedule {
-        let pipeline = match self.mode {
-            Mode::Session => self.pipeline.max(1),
-            Mode::Oneshot => 1,
-        };
-        Schedule {
-            jobs: self.jobs.max(1).saturating_mul(pipeline),
-            max_consecutive_failures: self.max_consecutive_failures,
+        let jobs = self.jobs.max(1);
+        match (self.mode, self.pipeline) {
+            (Mode::Session, pipeline) if pipeline > 1 => Schedule {
+                jobs: jobs.saturating_mul(2),
+                batch: pipeline / 2,
+                max_consecutive_failures: self.max_consecutive_failures,
+            },
+            _ => Schedule {
+                jobs,
+                batch: 1,
+                max_consecutive_failures: self.max_consecutive_failures,
+            },
         }
     }
 }
@@ -348,6 +375,10 @@ impl Backend for Pool {
 
     fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
         Pool::call(self, request)
+    }
+
+    fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        Pool::call_many(self, requests)
     }
 }
 

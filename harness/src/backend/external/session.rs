@@ -154,56 +154,96 @@ impl Session {
     ///
     /// The [`Failure`] charged to this request.
     pub fn validate(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        self.validate_many(&[request])
+            .pop()
+            .unwrap_or_else(|| Err(lost()))
+    }
+
+    /// Validates several cases at once, as [`Session::validate`] does one:
+    /// their requests go out together, and the results come back in the
+    /// order of `requests`. A failure to start a process is charged to the
+    /// first case still to be sent; the others try a fresh start.
+    pub fn validate_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
         let wake = Arc::new(Condvar::new());
+        let mut results: Vec<Option<Result<Reply, Failure>>> =
+            requests.iter().map(|_| None).collect();
+        let mut todo: Vec<usize> = (0..requests.len()).collect();
+        let mut last = None;
         let mut state = lock(&self.state);
-        loop {
+        while let Some(&first) = todo.first() {
             let live;
             (state, live) = self.ensure_started(state);
-            let process = live?;
+            let process = match live {
+                Ok(process) => process,
+                Err(failure) => {
+                    results[first] = Some(Err(failure));
+                    todo.remove(0);
+                    continue;
+                }
+            };
             if state.pending.is_empty() && !state.reading {
                 // Output while no request is in flight would otherwise be
                 // read as the next reply and blamed on it with a puzzling
                 // `seq` mismatch.
                 if let Some(failure) = unrequested(&process, false) {
                     discard(&mut state, &process);
-                    return Err(failure);
+                    results[first] = Some(Err(failure));
+                    todo.remove(0);
+                    continue;
                 }
             }
-            state.seq += 1;
-            let seq = state.seq;
-            state.pending.insert(
-                seq,
-                Pending {
-                    deadline: Instant::now() + self.validator.timeout,
-                    wake: Arc::clone(&wake),
-                },
-            );
+            let deadline = Instant::now() + self.validator.timeout;
+            let mut lines = Vec::new();
+            let mut sent = Vec::with_capacity(todo.len());
+            for index in todo.drain(..) {
+                state.seq += 1;
+                let seq = state.seq;
+                state.pending.insert(
+                    seq,
+                    Pending {
+                        deadline,
+                        wake: Arc::clone(&wake),
+                    },
+                );
+                lines.extend(line_of(&Command::Validate {
+                    seq,
+                    request: requests[index].clone(),
+                }));
+                sent.push((seq, index));
+            }
             // Sent under the lock, so that requests reach the process in
-            // the order of their `seq` (the oldest is the one blamed).
-            process.send(line_of(&Command::Validate {
-                seq,
-                request: request.clone(),
-            }));
-            let resolution;
-            (state, resolution) = self.wait(state, seq, &wake);
-            match resolution {
-                Resolution::Resend => {}
-                Resolution::Answered(Err(failure)) => return Err(failure),
-                Resolution::Answered(Ok(reply)) => {
-                    if self.validator.extra_output_wait.is_zero() {
-                        return Ok(reply);
-                    }
-                    drop(state);
-                    return self.after_reply(&process, reply);
+            // the order of their `seq` (the oldest is the one blamed); in
+            // one piece, so that the writer wakes once for them all.
+            process.send(lines);
+            for (seq, index) in sent {
+                let resolution;
+                (state, resolution) = self.wait(state, seq, &wake);
+                match resolution {
+                    Resolution::Resend => todo.push(index),
+                    Resolution::Answered(result) => results[index] = Some(result),
                 }
             }
+            last = Some(process);
         }
+        drop(state);
+        if let ([Some(Ok(_))], false, Some(process)) = (
+            results.as_slice(),
+            self.validator.extra_output_wait.is_zero(),
+            &last,
+        ) && let Some(failure) = self.after_reply(process)
+        {
+            results[0] = Some(Err(failure));
+        }
+        results
+            .into_iter()
+            .map(|result| result.unwrap_or_else(|| Err(lost())))
+            .collect()
     }
 
     /// `smoke` waits a moment after each reply for output nobody asked for,
     /// so that it is blamed on the case that wrote it (with one request in
     /// flight, as `smoke` runs).
-    fn after_reply(&self, process: &Arc<Process>, reply: Reply) -> Result<Reply, Failure> {
+    fn after_reply(&self, process: &Arc<Process>) -> Option<Failure> {
         std::thread::sleep(self.validator.extra_output_wait);
         let mut state = lock(&self.state);
         let same = state
@@ -216,9 +256,9 @@ impl Session {
             && let Some(failure) = unrequested(process, true)
         {
             discard(&mut state, process);
-            return Err(failure);
+            return Some(failure);
         }
-        Ok(reply)
+        None
     }
 
     /// Waits until the request `seq` is resolved, reading the process's
@@ -419,6 +459,19 @@ impl Drop for Session {
         // The exit status of a session dropped without a stop matters to no one.
         let _ = self.stop();
     }
+}
+
+/// The failure of a request that got no result, which cannot happen (every
+/// request sent is answered, charged or sent again); a crash rather than a
+/// panic, all the same.
+fn lost() -> Failure {
+    Failure::of(
+        FailureKind::Crashed(Crash::OutputEnded {
+            awaiting: Awaiting::Reply,
+            partial: None,
+        }),
+        None,
+    )
 }
 
 /// What a reader saw, decoded without the lock.
