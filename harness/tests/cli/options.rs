@@ -71,7 +71,10 @@ fn a_line_limit_of_zero_is_refused() {
 fn pipeline_is_refused_with_oneshot() {
     let (code, stderr) = arguments(&["--validator", "v", "--oneshot", "--pipeline", "4"]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert_contains(&stderr, &["'--oneshot' cannot be used with '--pipeline <N>'"]);
+    assert_contains(
+        &stderr,
+        &["'--oneshot' cannot be used with '--pipeline <N>'"],
+    );
 }
 
 #[test]
