@@ -271,6 +271,12 @@ struct ExternalArgs {
     /// built-in validator) [default: the number of CPUs].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Session mode: how many requests each validator process has in
+    /// flight at once (replies matched by `seq`); 1 blames every failure
+    /// exactly, more is faster.
+    #[arg(long, value_name = "N", default_value = "1", requires = "validator",
+          conflicts_with = "oneshot", value_parser = clap::value_parser!(u16).range(1..))]
+    pipeline: u16,
     /// How long one case may take: seconds (`5`, `1.5`) or a duration with
     /// a unit (`500ms`, `2s`, `1m`).
     #[arg(long, value_name = "DURATION", default_value = "5", requires = "validator",
@@ -321,6 +327,7 @@ impl ExternalArgs {
         if let Some(jobs) = self.jobs {
             validator.jobs = usize::from(jobs);
         }
+        validator.pipeline = usize::from(self.pipeline);
         Ok(Some(validator))
     }
 }
@@ -521,7 +528,10 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         mode,
         options: RunOptions {
             level,
-            jobs: schedule.jobs,
+            // Processes, as `--jobs` says, not the cases in flight.
+            jobs: external
+                .as_ref()
+                .map_or(schedule.jobs, |external| external.jobs),
             timeout: external.as_ref().map(|external| external.timeout),
             max_diagnostics: external.as_ref().map(|external| external.max_diagnostics),
             max_consecutive_failures: schedule.max_consecutive_failures,

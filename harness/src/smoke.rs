@@ -105,6 +105,8 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
     let mut checks = Vec::new();
     let mut settings = validator.clone();
     settings.jobs = 1;
+    // One request in flight, so that output after a reply is noticed.
+    settings.pipeline = 1;
     settings.extra_output_wait = EXTRA_OUTPUT_WAIT;
     let pool = match Pool::start(settings) {
         Ok(pool) => pool,

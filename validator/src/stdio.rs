@@ -17,13 +17,35 @@ use serde_json::Value;
 ///
 /// A line that is not a command is answered with an `error` reply when it
 /// carries a `seq`, and reported on stderr otherwise; the session goes on.
+///
+/// Replies are written in order, and flushed whenever no more input is
+/// waiting: a harness with several requests in flight gets their replies
+/// in one write, and one waiting for its only reply gets it at once.
 pub fn session() -> anyhow::Result<()> {
     let mut validator = ReferenceValidator::new();
-    let stdin = io::stdin().lock();
-    let mut stdout = io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line?;
+    let mut stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut line = String::new();
+    loop {
+        // Before a read that may block: a harness waiting for these
+        // replies sends nothing more until it has them.
+        if stdin.buffer().is_empty() {
+            stdout.flush()?;
+        }
+        line.clear();
+        if stdin.read_line(&mut line)? == 0 {
+            break;
+        }
         if line.trim().is_empty() {
+            continue;
+        }
+        if let Some((seq, request)) = validate_line(&line) {
+            let reply = ReplyMessage {
+                seq,
+                reply: validator.validate(&request),
+            };
+            serde_json::to_writer(&mut stdout, &reply)?;
+            stdout.write_all(b"\n")?;
             continue;
         }
         let reply = match serde_json::from_str::<Command>(&line) {
@@ -40,7 +62,10 @@ pub fn session() -> anyhow::Result<()> {
                 seq,
                 reply: validator.validate(&request),
             })?,
-            Ok(Command::Stop) => return Ok(()),
+            Ok(Command::Stop) => {
+                stdout.flush()?;
+                return Ok(());
+            }
             Err(error) => {
                 let seq = serde_json::from_str::<Value>(&line)
                     .ok()
@@ -58,9 +83,41 @@ pub fn session() -> anyhow::Result<()> {
             }
         };
         writeln!(stdout, "{reply}")?;
-        stdout.flush()?;
     }
+    stdout.flush()?;
     Ok(())
+}
+
+/// A `validate` line read in one pass, or `None` for any other line (read
+/// again as a [`Command`], which also explains what is wrong). Reading it
+/// as a `Command` costs twice as much: its `cmd` tag and flattened request
+/// make serde buffer the whole line, document included, before reading it
+/// again, and the document is most of the line.
+fn validate_line(line: &str) -> Option<(u64, ValidateRequest)> {
+    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(line) else {
+        return None;
+    };
+    if object.get("cmd")?.as_str()? != "validate" {
+        return None;
+    }
+    let seq = object.get("seq")?.as_u64()?;
+    let text = |object: &mut serde_json::Map<String, Value>, key: &str| match object.remove(key) {
+        Some(Value::String(text)) => Some(text),
+        _ => None,
+    };
+    let case = text(&mut object, "case")?;
+    let specification = text(&mut object, "specification")?;
+    let revision = text(&mut object, "revision")?.parse().ok()?;
+    let document = object.remove("document")?;
+    Some((
+        seq,
+        ValidateRequest {
+            case,
+            specification,
+            revision,
+            document: std::sync::Arc::new(document),
+        },
+    ))
 }
 
 /// Validates the JSON document on stdin under `MCPDESC_REVISION` and prints

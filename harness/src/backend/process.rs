@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,10 @@ const EXIT_GRACE: Duration = Duration::from_millis(100);
 /// How long, once the validator is gone, the harness waits for the rest of
 /// its stderr before quoting the tail.
 const STDERR_SETTLE: Duration = Duration::from_millis(250);
+
+/// The most bytes of queued requests written to a validator's stdin in one
+/// go.
+const WRITE_BATCH: usize = 1 << 20;
 
 /// A validator command line that does not split into words.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -70,7 +74,8 @@ pub enum Output {
     Failed(String),
 }
 
-/// A running validator process.
+/// A running validator process. It is `Sync`: in session mode one caller
+/// reads its output while others send their requests.
 pub struct Process {
     /// Locked only for a non-blocking status check or for the final kill.
     child: Mutex<Box<dyn ChildWrapper>>,
@@ -78,15 +83,24 @@ pub struct Process {
     group: u32,
     /// The longest line read from stdout, in bytes.
     max_line: usize,
-    input: Option<Sender<Vec<u8>>>,
-    output: Receiver<Output>,
+    /// `None` once stdin is closed.
+    input: Mutex<Option<Sender<Vec<u8>>>>,
+    /// Locked by the one caller reading at a time.
+    output: Mutex<Receiver<Output>>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     /// Disconnects when the stderr reader has seen the end of stderr.
-    stderr_end: Receiver<()>,
+    stderr_end: Mutex<Receiver<()>>,
     /// Set once the validator is known to be gone: its stdout reached its
     /// end, or it exited, or it was killed.
     gone: AtomicBool,
-    done: bool,
+    /// Set once the group is killed.
+    done: AtomicBool,
+}
+
+/// Locks `mutex`, whatever a panicking holder left: every value behind
+/// these locks (a channel end, the child) stays usable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl std::fmt::Debug for Process {
@@ -99,12 +113,18 @@ impl std::fmt::Debug for Process {
 
 impl Process {
     /// Starts `argv` with `env` added, in a new process group, with piped
-    /// standard streams; stdout is read in lines of at most `max_line` bytes.
+    /// standard streams; stdout is read in lines of at most `max_line` bytes,
+    /// of which at most `buffered` (at least one) wait to be read.
     ///
     /// # Errors
     ///
     /// The error of spawning the program.
-    pub fn spawn(argv: &[String], env: &[(&str, String)], max_line: usize) -> io::Result<Process> {
+    pub fn spawn(
+        argv: &[String],
+        env: &[(&str, String)],
+        max_line: usize,
+        buffered: usize,
+    ) -> io::Result<Process> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
@@ -134,7 +154,14 @@ impl Process {
             // writer blocks instead, and dies with the pipe when the group is
             // killed.
             thread::spawn(move || {
-                for bytes in to_write {
+                for mut bytes in to_write.iter() {
+                    // Requests queued meanwhile (several in flight) go out
+                    // in one write: a system call per batch, not per line.
+                    while bytes.len() < WRITE_BATCH
+                        && let Ok(more) = to_write.try_recv()
+                    {
+                        bytes.extend_from_slice(&more);
+                    }
                     if stdin
                         .write_all(&bytes)
                         .and_then(|()| stdin.flush())
@@ -146,10 +173,12 @@ impl Process {
             });
         }
 
-        // At most one line waits to be read: a validator that writes more
-        // than it is asked for blocks on its own stdout instead of filling
-        // the harness's memory.
-        let (lines, output) = mpsc::sync_channel(1);
+        // At most `buffered` lines wait to be read (one per request in
+        // flight): a validator that writes more than it is asked for blocks
+        // on its own stdout instead of filling the harness's memory. With
+        // several requests in flight, room for their replies lets the reader
+        // go on without waiting for each line to be taken.
+        let (lines, output) = mpsc::sync_channel(buffered.max(1));
         if let Some(stdout) = stdout {
             thread::spawn(move || read_lines(stdout, max_line, &lines));
         }
@@ -179,21 +208,19 @@ impl Process {
             child: Mutex::new(child),
             group,
             max_line,
-            input: Some(input),
-            output,
+            input: Mutex::new(Some(input)),
+            output: Mutex::new(output),
             stderr,
-            stderr_end,
+            stderr_end: Mutex::new(stderr_end),
             gone: AtomicBool::new(false),
-            done: false,
+            done: AtomicBool::new(false),
         })
     }
 
     fn child(&self) -> MutexGuard<'_, Box<dyn ChildWrapper>> {
         // A panic while the lock was held cannot leave the child in a state
         // worse than unknown; keep using it.
-        self.child
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.child)
     }
 
     /// The validator's own exit status, when it has exited; reaps it.
@@ -211,7 +238,7 @@ impl Process {
 
     /// Queues `bytes` for the validator's stdin.
     pub fn send(&self, bytes: Vec<u8>) {
-        if let Some(input) = &self.input {
+        if let Some(input) = &*lock(&self.input) {
             // A failed send means the writer is gone because the pipe broke;
             // the reader will see the end of output.
             let _ = input.send(bytes);
@@ -219,14 +246,14 @@ impl Process {
     }
 
     /// Closes the validator's stdin once everything queued is written.
-    pub fn close_input(&mut self) {
-        self.input = None;
+    pub fn close_input(&self) {
+        *lock(&self.input) = None;
     }
 
     /// Something the validator wrote on stdout that nobody has read yet, if
     /// there is anything; never waits.
     pub fn unread_output(&self) -> Option<Output> {
-        self.output.try_recv().ok()
+        lock(&self.output).try_recv().ok()
     }
 
     /// The next thing the validator wrote on stdout, waiting until
@@ -237,6 +264,7 @@ impl Process {
     /// and nothing more arrives for a moment, this gives [`Output::End`]
     /// rather than waiting for the deadline.
     pub fn next_output(&self, deadline: Instant) -> Option<Output> {
+        let output = lock(&self.output);
         let mut exited_at: Option<Instant> = None;
         loop {
             let now = Instant::now();
@@ -244,10 +272,7 @@ impl Process {
                 Some(at) => deadline.min(at + EXIT_GRACE),
                 None => deadline.min(now + EXIT_POLL),
             };
-            match self
-                .output
-                .recv_timeout(until.saturating_duration_since(now))
-            {
+            match output.recv_timeout(until.saturating_duration_since(now)) {
                 Ok(output) => {
                     if matches!(output, Output::End | Output::Partial(_)) {
                         self.gone.store(true, Ordering::SeqCst);
@@ -287,7 +312,7 @@ impl Process {
         if self.gone.load(Ordering::SeqCst) {
             // Returns at the end of stderr, or after the settling time when
             // something the validator started still holds stderr open.
-            let _ = self.stderr_end.recv_timeout(STDERR_SETTLE);
+            let _ = lock(&self.stderr_end).recv_timeout(STDERR_SETTLE);
         }
         match self.stderr.lock() {
             Ok(tail) => {
@@ -301,7 +326,7 @@ impl Process {
     /// Waits until `deadline` for the validator to exit by itself; then, or
     /// if it has not, kills its whole process group. Returns its exit status
     /// when it exited by itself.
-    pub fn finish(&mut self, deadline: Instant) -> Option<ExitStatus> {
+    pub fn finish(&self, deadline: Instant) -> Option<ExitStatus> {
         self.close_input();
         let mut status = None;
         while Instant::now() < deadline {
@@ -321,12 +346,11 @@ impl Process {
     }
 
     /// Kills the whole process group and reaps the validator.
-    pub fn kill(&mut self) {
-        if self.done {
+    pub fn kill(&self) {
+        if self.done.swap(true, Ordering::SeqCst) {
             return;
         }
-        self.done = true;
-        self.input = None;
+        self.close_input();
         self.gone.store(true, Ordering::SeqCst);
         let mut child = self.child();
         // The group may be gone already; either way nothing is left to kill.

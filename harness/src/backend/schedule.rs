@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
@@ -30,6 +30,13 @@ pub trait Backend: Send + Sync {
     /// The validator's [`Failure`] on this case: a panic, a crash, a
     /// timeout, a broken contract.
     fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure>;
+
+    /// Asks about several cases at once, the results in the order of
+    /// `requests` (one each): a backend that can have several requests in
+    /// flight sends them together. By default, one call after another.
+    fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        requests.iter().map(|request| self.call(request)).collect()
+    }
 }
 
 /// An in-process validator as a [`Backend`]; a panic fails its one case.
@@ -83,18 +90,23 @@ pub fn run_in_process(
 /// How a run is scheduled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Schedule {
-    /// How many cases run at once.
+    /// How many workers run at once.
     pub jobs: usize,
+    /// How many cases a worker asks about at once (with
+    /// [`Backend::call_many`]); 1 asks about one at a time.
+    pub batch: usize,
     /// After this many validator failures in a row (crash, timeout,
     /// protocol error), the remaining cases are not run.
     pub max_consecutive_failures: usize,
 }
 
 impl Default for Schedule {
-    /// As many jobs as CPUs; give up after 10 failures in a row.
+    /// As many jobs as CPUs, one case at a time each; give up after 10
+    /// failures in a row.
     fn default() -> Schedule {
         Schedule {
             jobs: thread::available_parallelism().map_or(1, usize::from),
+            batch: 1,
             max_consecutive_failures: 10,
         }
     }
@@ -135,6 +147,31 @@ pub fn run(
     thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
+                let store = |index: usize, result: CaseResult| {
+                    finished(index, &result);
+                    if let Ok(mut slots) = slots.lock()
+                        && let Some(slot) = slots.get_mut(index)
+                    {
+                        *slot = Some(result);
+                    }
+                };
+                if schedule.batch > 1 {
+                    let batch = Batch {
+                        cases,
+                        rules,
+                        backend,
+                        gate: &gate,
+                    };
+                    loop {
+                        let first = next.fetch_add(schedule.batch, Ordering::SeqCst);
+                        if first >= cases.len() {
+                            break;
+                        }
+                        let last = cases.len().min(first.saturating_add(schedule.batch));
+                        batch.run(first..last, &store);
+                    }
+                    return;
+                }
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(case) = cases.get(index) else {
@@ -144,25 +181,13 @@ pub fn run(
                         runner::without_call(case, Outcome::Interrupted)
                     } else {
                         runner::judge(case, rules, implementation, |request| {
-                            gate.enter()?;
+                            gate.enter(1)?;
                             let reply = backend.call(request);
                             gate.leave(reply.is_ok());
-                            match reply {
-                                Ok(reply) => Ok(reply),
-                                // Killed by the interruption, not failed.
-                                Err(_) if interrupt::received().is_some() => {
-                                    Err(Outcome::Interrupted)
-                                }
-                                Err(failure) => Err(Outcome::Failed(failure)),
-                            }
+                            outcome_of(reply)
                         })
                     };
-                    finished(index, &result);
-                    if let Ok(mut slots) = slots.lock()
-                        && let Some(slot) = slots.get_mut(index)
-                    {
-                        *slot = Some(result);
-                    }
+                    store(index, result);
                 }
             });
         }
@@ -178,6 +203,87 @@ pub fn run(
     Run {
         results,
         gave_up: gate.gave_up(),
+    }
+}
+
+/// A failed call's outcome: killed by an interruption is not failed.
+fn outcome_of(reply: Result<Reply, Failure>) -> Result<Reply, Outcome> {
+    match reply {
+        Ok(reply) => Ok(reply),
+        Err(_) if interrupt::received().is_some() => Err(Outcome::Interrupted),
+        Err(failure) => Err(Outcome::Failed(failure)),
+    }
+}
+
+/// What a worker needs to run a batch of cases.
+struct Batch<'a, 'c> {
+    cases: &'a [Case<'c>],
+    rules: &'a RuleIndex,
+    backend: &'a dyn Backend,
+    gate: &'a Gate,
+}
+
+impl Batch<'_, '_> {
+    /// Runs the cases of `range` with as few calls to
+    /// [`Backend::call_many`] as the gate allows (each call takes the
+    /// cases the gate admits at once), and stores each result in order.
+    fn run(&self, range: std::ops::Range<usize>, store: &dyn Fn(usize, CaseResult)) {
+        let implementation = self.backend.implementation();
+        let mut calls = Vec::new();
+        let mut results: Vec<(usize, Option<CaseResult>)> = Vec::new();
+        for index in range {
+            let case = &self.cases[index];
+            let result = if interrupt::received().is_some() {
+                Some(runner::without_call(case, Outcome::Interrupted))
+            } else {
+                match runner::prepare(case, implementation) {
+                    Ok(request) => {
+                        calls.push((results.len(), request));
+                        None
+                    }
+                    Err(result) => Some(*result),
+                }
+            };
+            results.push((index, result));
+        }
+        let mut rest = calls.as_slice();
+        while !rest.is_empty() {
+            match self.gate.enter(rest.len()) {
+                Err(outcome) => {
+                    for (at, _) in rest {
+                        let (index, slot) = &mut results[*at];
+                        *slot = Some(runner::without_call(&self.cases[*index], outcome.clone()));
+                    }
+                    rest = &[];
+                }
+                Ok(admitted) => {
+                    let (group, after) = rest.split_at(admitted.min(rest.len()));
+                    let requests: Vec<&ValidateRequest> =
+                        group.iter().map(|(_, request)| request).collect();
+                    let started = Instant::now();
+                    let replies = self.backend.call_many(&requests);
+                    let duration = started.elapsed();
+                    for ((at, _), reply) in group.iter().zip(replies) {
+                        self.gate.leave(reply.is_ok());
+                        let (index, slot) = &mut results[*at];
+                        *slot = Some(runner::conclude(
+                            &self.cases[*index],
+                            self.rules,
+                            implementation,
+                            outcome_of(reply),
+                            duration,
+                        ));
+                    }
+                    rest = after;
+                }
+            }
+        }
+        for (index, result) in results {
+            // A case without a result is reported as lost by `run`.
+            if let Some(result) = result {
+                store(index, result);
+            }
+        }
     }
 }
 
@@ -216,9 +322,10 @@ impl Gate {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Waits for room for one more call; the outcome to give the case
+    /// Waits for room for one more call, and admits up to `wanted` (at
+    /// least one): how many it admitted, or the outcome to give the cases
     /// instead when the run gave up or was interrupted.
-    fn enter(&self) -> Result<(), Outcome> {
+    fn enter(&self, wanted: usize) -> Result<usize, Outcome> {
         let mut state = self.lock();
         loop {
             if state.gave_up {
@@ -229,9 +336,11 @@ impl Gate {
             if interrupt::received().is_some() {
                 return Err(Outcome::Interrupted);
             }
-            if state.failures_in_a_row + state.in_flight < self.limit {
-                state.in_flight += 1;
-                return Ok(());
+            let busy = state.failures_in_a_row + state.in_flight;
+            if busy < self.limit {
+                let admitted = wanted.clamp(1, self.limit - busy);
+                state.in_flight += admitted;
+                return Ok(admitted);
             }
             // Woken when a call ends; the timeout notices an interruption.
             state.waiting += 1;

@@ -116,6 +116,19 @@ pub enum WireError {
         /// The request's `seq`.
         expected: u64,
     },
+    /// A session reply, with several requests in flight, whose `seq` is
+    /// none of theirs.
+    #[error(
+        "the reply says `\"seq\": {given}`, which is the `seq` of none of the {in_flight} \
+         requests in flight (answered already, or never sent); reply to each request once, \
+         echoing its `seq`"
+    )]
+    UnknownSeq {
+        /// The value given, as JSON.
+        given: String,
+        /// How many requests were in flight.
+        in_flight: usize,
+    },
     /// A session reply whose `seq` is not the request's.
     #[error(
         "the reply says `\"seq\": {given}` but answers the request with `\"seq\": \
@@ -279,17 +292,60 @@ pub(crate) fn decode_reply_within(
 ) -> Result<Reply, WireError> {
     let object = bounded_object_of(text, max_diagnostics)?;
     if let Some(expected) = seq {
-        match object.get("seq") {
-            None => return Err(WireError::NoSeq { expected }),
-            Some(Value::Number(number)) if number.as_u64() == Some(expected) => {}
-            Some(other) => {
+        match seq_of(&object) {
+            Seq::Missing => return Err(WireError::NoSeq { expected }),
+            Seq::Number(given) if given == expected => {}
+            Seq::Number(_) | Seq::Other(_) => {
                 return Err(WireError::WrongSeq {
                     expected,
-                    given: other.to_string(),
+                    given: object["seq"].to_string(),
                 });
             }
         }
     }
+    decode_answer(&object)
+}
+
+/// The `seq` of a session reply, as far as it can be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Seq {
+    /// There is none.
+    Missing,
+    /// A plain non-negative integer.
+    Number(u64),
+    /// Something else, as JSON.
+    Other(String),
+}
+
+fn seq_of(object: &Map<String, Value>) -> Seq {
+    match object.get("seq") {
+        None => Seq::Missing,
+        Some(Value::Number(number)) if number.as_u64().is_some() => {
+            Seq::Number(number.as_u64().unwrap_or_default())
+        }
+        Some(other) => Seq::Other(other.to_string()),
+    }
+}
+
+/// Decodes a session reply when several requests may be in flight: its
+/// `seq`, which tells whose reply it is, and apart from it the answer (or
+/// what is wrong with it), so that a malformed answer is charged to the
+/// request it names.
+///
+/// # Errors
+///
+/// What is wrong with the line when it is not a reply object at all (not
+/// JSON, not an object, too many diagnostics): then it names no request.
+pub(crate) fn decode_session_reply(
+    text: &str,
+    max_diagnostics: usize,
+) -> Result<(Seq, Result<Reply, WireError>), WireError> {
+    let object = bounded_object_of(text, max_diagnostics)?;
+    Ok((seq_of(&object), decode_answer(&object)))
+}
+
+/// The one answer of a case reply: `diagnostics`, `skipped` or `error`.
+fn decode_answer(object: &Map<String, Value>) -> Result<Reply, WireError> {
     let present: Vec<&'static str> = ["diagnostics", "skipped", "error"]
         .into_iter()
         .filter(|key| object.contains_key(*key))

@@ -14,6 +14,7 @@ use crate::baseline::Mark;
 use crate::judge::compare::{Comparison, Level};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
+use crate::suite::expectation::Finding;
 use crate::suite::fixture::Fixture;
 use crate::suite::{EntryIndex, SuiteProblem};
 
@@ -179,41 +180,57 @@ pub fn judge(
     implementation: &Implementation,
     call: impl FnOnce(&ValidateRequest) -> Result<Reply, Outcome>,
 ) -> CaseResult {
-    let fixture = &case.entry.fixture;
-    let result = |outcome, duration| CaseResult {
-        entry: case.index,
-        revision: case.revision,
-        outcome,
-        duration,
-        baseline: None,
+    let request = match prepare(case, implementation) {
+        Ok(request) => request,
+        Err(result) => return *result,
     };
-    let unjudgeable = |why| result(Outcome::SuiteError(why), Duration::ZERO);
-    let document = match &fixture.document {
-        Ok(document) => document,
-        Err(error) => return unjudgeable(Unjudgeable::Broken(error.clone().into())),
-    };
-    let expected = match &case.entry.expectation {
-        Ok(expectation) => match expectation.findings(case.revision) {
-            Some(findings) => findings,
-            None => return unjudgeable(Unjudgeable::NoExpectationFor(case.revision)),
-        },
-        Err(problem) => return unjudgeable(Unjudgeable::Broken(problem.clone())),
-    };
+    let started = Instant::now();
+    let reply = call(&request);
+    conclude(case, rules, implementation, reply, started.elapsed())
+}
+
+/// The first half of [`judge`], for a caller that asks about several cases
+/// at once: the request for `case`, or the result it gets without a call.
+///
+/// # Errors
+///
+/// The case's result when it needs no call (a suite error, or a revision
+/// the validator does not announce).
+pub(crate) fn prepare(
+    case: &Case<'_>,
+    implementation: &Implementation,
+) -> Result<ValidateRequest, Box<CaseResult>> {
+    let (document, _) = inputs(case)?;
     if !implementation
         .revisions
         .iter()
         .any(|revision| revision == case.revision.as_str())
     {
-        return result(Outcome::Skipped(Skip::Unannounced), Duration::ZERO);
+        return Err(Box::new(without_call(
+            case,
+            Outcome::Skipped(Skip::Unannounced),
+        )));
     }
-    let request = request(fixture, document, case.revision);
-    let started = Instant::now();
-    let reply = call(&request);
-    let duration = started.elapsed();
+    Ok(request(&case.entry.fixture, document, case.revision))
+}
+
+/// The second half of [`judge`]: compares the `reply` to a case that
+/// [`prepare`] made a request for, which took `duration`.
+pub(crate) fn conclude(
+    case: &Case<'_>,
+    rules: &RuleIndex,
+    implementation: &Implementation,
+    reply: Result<Reply, Outcome>,
+    duration: Duration,
+) -> CaseResult {
+    let (document, expected) = match inputs(case) {
+        Ok(inputs) => inputs,
+        Err(result) => return *result,
+    };
     let outcome = match reply {
         Ok(Reply::Diagnostics(diagnostics)) => {
             let comparison = Comparison::new(
-                expected,
+                expected.iter().cloned().collect(),
                 &diagnostics,
                 rules,
                 &document.value,
@@ -233,7 +250,27 @@ pub fn judge(
         },
         Err(outcome) => outcome,
     };
-    result(outcome, duration)
+    CaseResult {
+        duration,
+        ..without_call(case, outcome)
+    }
+}
+
+/// The document of `case` and its expected findings, or its suite error
+/// (boxed: it is rare, and large).
+fn inputs<'c>(case: &'c Case<'_>) -> Result<(&'c Document, &'c [Finding]), Box<CaseResult>> {
+    let unjudgeable = |why| Err(Box::new(without_call(case, Outcome::SuiteError(why))));
+    let document = match &case.entry.fixture.document {
+        Ok(document) => document,
+        Err(error) => return unjudgeable(Unjudgeable::Broken(error.clone().into())),
+    };
+    match &case.entry.expectation {
+        Ok(expectation) => match expectation.revisions.get(&case.revision) {
+            Some(findings) => Ok((document, findings)),
+            None => unjudgeable(Unjudgeable::NoExpectationFor(case.revision)),
+        },
+        Err(problem) => unjudgeable(Unjudgeable::Broken(problem.clone())),
+    }
 }
 
 /// The rules of `comparison` (expected or reported) that `implementation`

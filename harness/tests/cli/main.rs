@@ -148,6 +148,7 @@ mod mutation;
 mod oneshot;
 mod options;
 mod outputs;
+mod pipelining;
 mod python_example;
 mod run;
 mod schemas;

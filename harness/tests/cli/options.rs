@@ -62,6 +62,19 @@ fn a_line_limit_of_zero_is_refused() {
     let (code, stderr) = arguments(&["--validator", "v", "--max-diagnostics", "0"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert_contains(&stderr, &["'--max-diagnostics <N>'"]);
+    let (code, stderr) = arguments(&["--validator", "v", "--pipeline", "0"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_contains(&stderr, &["'--pipeline <N>'"]);
+}
+
+#[test]
+fn pipeline_is_refused_with_oneshot() {
+    let (code, stderr) = arguments(&["--validator", "v", "--oneshot", "--pipeline", "4"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_contains(
+        &stderr,
+        &["'--oneshot' cannot be used with '--pipeline <N>'"],
+    );
 }
 
 #[test]
@@ -73,6 +86,7 @@ fn validator_options_without_a_validator_are_refused() {
         &["--max-line-bytes", "100"],
         &["--max-diagnostics", "100"],
         &["--max-consecutive-failures", "3"],
+        &["--pipeline", "4"],
     ] {
         let (code, stderr) = arguments(args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");

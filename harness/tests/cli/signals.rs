@@ -38,9 +38,10 @@ fn wait_until(what: &str, bound: Duration, condition: impl Fn() -> bool) {
 }
 
 /// Starts a session-mode run whose validators each answer two cases, then
-/// hang with a grandchild holding their pipes; sends `signal` once they
-/// run; checks the exit status, the report, and that nothing is left.
-fn interrupt_with(signal: Signal) {
+/// hang with a grandchild holding their pipes, with `pipeline` requests in
+/// flight per process; sends `signal` once they run; checks the exit
+/// status, the report, and that nothing is left.
+fn interrupt_with(signal: Signal, pipeline: &str) {
     let suite = MiniSuite::new();
     let marker = marker();
     let validator = suite.validator(&marker, "--grandchild hang 3");
@@ -50,6 +51,7 @@ fn interrupt_with(signal: Signal) {
         .arg("--suite-dir")
         .arg(suite.dir.path())
         .args(["--validator", &validator, "--jobs", "2", "--timeout", "10m"])
+        .args(["--pipeline", pipeline])
         .arg("--report")
         .arg(&report_file)
         .env_remove("CI")
@@ -102,17 +104,24 @@ fn interrupt_with(signal: Signal) {
 
 #[test]
 fn sigint_kills_every_validator_group_and_exits_130() {
-    interrupt_with(Signal::SIGINT);
+    interrupt_with(Signal::SIGINT, "1");
+}
+
+/// With several requests in flight per process, every one of them is
+/// interrupted, none sent again, none counted as crashed.
+#[test]
+fn sigint_with_several_requests_in_flight_interrupts_them_all() {
+    interrupt_with(Signal::SIGINT, "3");
 }
 
 #[test]
 fn sigterm_kills_every_validator_group_and_exits_143() {
-    interrupt_with(Signal::SIGTERM);
+    interrupt_with(Signal::SIGTERM, "1");
 }
 
 #[test]
 fn sighup_kills_every_validator_group_and_exits_129() {
-    interrupt_with(Signal::SIGHUP);
+    interrupt_with(Signal::SIGHUP, "1");
 }
 
 /// Sessions are stopped all at once: twenty validators that ignore `stop`

@@ -25,6 +25,10 @@ has received, so a restarted process counts from 1 again:
     bad-start          answer `start` with protocol 2
     ignore-stop        behave, but go on running after `stop` (until killed)
     wait-for PATH      behave, but answer no request before the file PATH exists
+    reverse K          behave, but answer in reverse order: gather up to K
+                       requests (fewer when no more comes within 0.3 s), then
+                       answer the last first (for a harness with several
+                       requests in flight)
 
 One-shot mode (--oneshot). ARG is a text; the cases whose name contains it
 misbehave, the others behave:
@@ -35,6 +39,9 @@ misbehave, the others behave:
     two-lines TEXT     print the reply twice
     log-line TEXT      print a log line on stdout, then the reply
 
+--log FILE appends, in reverse mode, one line per batch: the `seq`s in the
+order they were answered.
+
 --grandchild starts a long-sleeping process first that inherits stdout and
 stderr (and carries the marker in its command line), so the pipes stay open
 after this process is gone unless the harness kills the whole process group.
@@ -42,6 +49,7 @@ after this process is gone unless the harness kills the whole process group.
 
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -50,7 +58,7 @@ REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28
 
 
 def parse_args(argv):
-    options = {"answers": None, "marker": "", "grandchild": False, "oneshot": False}
+    options = {"answers": None, "marker": "", "grandchild": False, "oneshot": False, "log": None}
     rest = []
     words = iter(argv)
     for word in words:
@@ -58,6 +66,8 @@ def parse_args(argv):
             options["answers"] = next(words)
         elif word == "--marker":
             options["marker"] = next(words)
+        elif word == "--log":
+            options["log"] = next(words)
         elif word == "--grandchild":
             options["grandchild"] = True
         elif word == "--oneshot":
@@ -95,12 +105,49 @@ def log(text):
     sys.stderr.flush()
 
 
+class Lines:
+    """Lines of stdin, read straight from the file descriptor so that a
+    wait for the next one can have a time limit."""
+
+    def __init__(self):
+        self.buffer = b""
+        self.ended = False
+
+    def readline(self, timeout=None):
+        """The next line ("" at the end of input), or None when none is
+        complete within `timeout` seconds."""
+        while b"\n" not in self.buffer and not self.ended:
+            ready, _, _ = select.select([0], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(0, 65536)
+            if not chunk:
+                self.ended = True
+            self.buffer += chunk
+        if b"\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\n", 1)
+            return line.decode("utf-8") + "\n"
+        line, self.buffer = self.buffer, b""
+        return line.decode("utf-8")
+
+
 def session(options, answers):
     mode, arg = options["mode"], options["arg"]
     count = 0
-    stdin = sys.stdin
+    stdin = Lines()
+    batch = []
     while True:
-        line = stdin.readline()
+        line = stdin.readline(0.3 if batch else None)
+        if mode == "reverse" and batch and (line is None or len(batch) >= int(arg)):
+            # Answer the gathered requests, the last first.
+            for reply in reversed(batch):
+                write(json.dumps(reply))
+            if options["log"]:
+                with open(options["log"], "a", encoding="utf-8") as log_file:
+                    log_file.write(" ".join(str(r["seq"]) for r in reversed(batch)) + "\n")
+            batch = []
+        if line is None:
+            continue
         if not line:
             return 0
         if not line.strip():
@@ -156,6 +203,9 @@ def session(options, answers):
             sys.stdout.write(json.dumps(reply)[:10])
             sys.stdout.flush()
             return 0
+        if mode == "reverse":
+            batch.append(reply)
+            continue
         if mode == "stderr-flood":
             chunk = ("flood " * 170 + "\n") * 1024  # about 1 MB
             for _ in range(int(arg)):

@@ -11,6 +11,7 @@
 mod oneshot;
 mod session;
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -35,7 +36,8 @@ pub use crate::backend::process::{CommandError, split_command};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Mode {
-    /// One long-lived process per worker, one request in flight each.
+    /// Long-lived processes, [`ExternalValidator::jobs`] of them, each
+    /// with up to [`ExternalValidator::pipeline`] requests in flight.
     Session,
     /// One process per case.
     Oneshot,
@@ -58,6 +60,13 @@ pub struct ExternalValidator {
     pub max_diagnostics: usize,
     /// How many processes run at once.
     pub jobs: usize,
+    /// Session mode: how many requests each process has in flight at most
+    /// (replies matched by `seq`), so that `jobs × pipeline` cases run at
+    /// once. 1, the default, gives each process one request at a time and
+    /// exact blame whatever the validator does; more hides the round trip
+    /// to the process (see `docs/performance.md`). Ignored in one-shot
+    /// mode.
+    pub pipeline: usize,
     /// After this many validator failures in a row (crash, timeout, protocol
     /// error), the remaining cases are reported as not run.
     pub max_consecutive_failures: usize,
@@ -85,6 +94,7 @@ impl ExternalValidator {
             max_line: 16 * 1024 * 1024,
             max_diagnostics: wire::DEFAULT_MAX_DIAGNOSTICS,
             jobs: thread::available_parallelism().map_or(1, usize::from),
+            pipeline: 1,
             max_consecutive_failures: 10,
             extra_output_wait: Duration::ZERO,
             revisions: crate::suite::builtin_revisions(),
@@ -142,14 +152,16 @@ pub enum Unavailable {
     },
 }
 
-/// External validator processes shared by many callers: idle sessions are
-/// kept and reused, one caller per session at a time; in one-shot mode every
-/// call starts its own process.
+/// External validator processes shared by many callers: in session mode up
+/// to [`ExternalValidator::jobs`] sessions, each call sent to the least
+/// busy one (a new session is started while all have
+/// [`ExternalValidator::pipeline`] calls); in one-shot mode every call
+/// starts its own process.
 #[derive(Debug)]
 pub struct Pool {
     validator: Arc<ExternalValidator>,
     implementation: Implementation,
-    idle: Mutex<Vec<Session>>,
+    sessions: Mutex<Vec<Arc<Session>>>,
 }
 
 impl Pool {
@@ -162,12 +174,12 @@ impl Pool {
     /// Why the validator could not be started, with its stderr tail.
     pub fn start(validator: ExternalValidator) -> Result<Pool, Unavailable> {
         let validator = Arc::new(validator);
-        let mut idle = Vec::new();
+        let mut sessions = Vec::new();
         let implementation = match validator.mode {
             Mode::Session => {
-                let mut session = Session::new(Arc::clone(&validator));
+                let session = Session::new(Arc::clone(&validator));
                 let implementation = session.start().map_err(Unavailable::Failed)?;
-                idle.push(session);
+                sessions.push(Arc::new(session));
                 implementation
             }
             Mode::Oneshot => {
@@ -184,7 +196,7 @@ impl Pool {
         Ok(Pool {
             validator,
             implementation,
-            idle: Mutex::new(idle),
+            sessions: Mutex::new(sessions),
         })
     }
 
@@ -204,17 +216,47 @@ impl Pool {
     /// started again first, so that every session's answer to `stop` is
     /// seen (`smoke` checks it); one that cannot be started is left out.
     pub fn stop(self) -> Vec<Option<std::process::ExitStatus>> {
-        let mut sessions = std::mem::take(
-            &mut *self
-                .idle
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-        sessions.retain_mut(|session| session.start().is_ok());
-        session::stop_all(sessions)
+        let mut sessions = self.take_sessions();
+        sessions.retain(|session| session.start().is_ok());
+        session::stop_all(&sessions)
     }
 
-    /// Validates one case on an idle session (or a new one), or in a fresh
+    fn take_sessions(&self) -> Vec<Arc<Session>> {
+        std::mem::take(
+            &mut *self
+                .sessions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// The session for `count` more requests, its load counted: the least
+    /// busy if they fit within `pipeline` there, else a new one while there
+    /// are fewer than `jobs`, else the least busy all the same.
+    fn session(&self, count: usize) -> Arc<Session> {
+        let mut sessions = self
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let least = sessions.iter().min_by_key(|session| session.load());
+        match least {
+            Some(session)
+                if session.load() + count <= self.validator.pipeline.max(1)
+                    || sessions.len() >= self.validator.jobs.max(1) =>
+            {
+                session.load.fetch_add(count, Ordering::SeqCst);
+                Arc::clone(session)
+            }
+            _ => {
+                let session = Arc::new(Session::new(Arc::clone(&self.validator)));
+                session.load.fetch_add(count, Ordering::SeqCst);
+                sessions.push(Arc::clone(&session));
+                session
+            }
+        }
+    }
+
+    /// Validates one case on a session (see [`Pool`]), or in a fresh
     /// process in one-shot mode.
     ///
     /// # Errors
@@ -224,13 +266,28 @@ impl Pool {
         match self.validator.mode {
             Mode::Oneshot => oneshot(&self.validator, request),
             Mode::Session => {
-                let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
-                let mut session = idle.unwrap_or_else(|| Session::new(Arc::clone(&self.validator)));
+                let session = self.session(1);
                 let reply = session.validate(request);
-                if let Ok(mut idle) = self.idle.lock() {
-                    idle.push(session);
-                }
+                session.load.fetch_sub(1, Ordering::SeqCst);
                 reply
+            }
+        }
+    }
+
+    /// Validates several cases, in session mode on one session with their
+    /// requests in flight together, in one-shot mode one after another.
+    /// The results come in the order of `requests`.
+    pub fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        match self.validator.mode {
+            Mode::Oneshot => requests
+                .iter()
+                .map(|request| oneshot(&self.validator, request))
+                .collect(),
+            Mode::Session => {
+                let session = self.session(requests.len());
+                let replies = session.validate_many(requests);
+                session.load.fetch_sub(requests.len(), Ordering::SeqCst);
+                replies
             }
         }
     }
@@ -238,13 +295,7 @@ impl Pool {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        let sessions = std::mem::take(
-            &mut *self
-                .idle
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-        session::stop_all(sessions);
+        session::stop_all(&self.take_sessions());
     }
 }
 
@@ -294,11 +345,25 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
 }
 
 impl ExternalValidator {
-    /// How many cases run at once, and when to give up.
+    /// How cases are scheduled, and when to give up. With one request in
+    /// flight per process, one worker per process asks about one case at a
+    /// time. With `pipeline` N > 1, two workers per process each ask about
+    /// N / 2 cases at once: one judges its replies while the process works
+    /// on the other's requests, and a worker wakes once per batch rather
+    /// than once per case, which is what makes it fast.
     pub fn schedule(&self) -> Schedule {
-        Schedule {
-            jobs: self.jobs,
-            max_consecutive_failures: self.max_consecutive_failures,
+        let jobs = self.jobs.max(1);
+        match (self.mode, self.pipeline) {
+            (Mode::Session, pipeline) if pipeline > 1 => Schedule {
+                jobs: jobs.saturating_mul(2),
+                batch: pipeline / 2,
+                max_consecutive_failures: self.max_consecutive_failures,
+            },
+            _ => Schedule {
+                jobs,
+                batch: 1,
+                max_consecutive_failures: self.max_consecutive_failures,
+            },
         }
     }
 }
@@ -310,6 +375,10 @@ impl Backend for Pool {
 
     fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
         Pool::call(self, request)
+    }
+
+    fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        Pool::call_many(self, requests)
     }
 }
 

@@ -30,7 +30,7 @@ pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Resu
             serde_json::to_string(&validator.revisions).unwrap_or_default(),
         ),
     ];
-    let mut process = Process::spawn(&validator.argv, &env, validator.max_line)
+    let process = Process::spawn(&validator.argv, &env, validator.max_line, 1)
         .map_err(|error| Failure::not_started(&validator.argv, &error))?;
     let fail = |kind, process: &Process| Err(Failure::of(kind, Some(process)));
     process.send(serde_json::to_vec(&request.document).unwrap_or_default());

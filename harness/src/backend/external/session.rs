@@ -1,8 +1,20 @@
-//! Session mode: one long-lived validator process answering one request
-//! at a time, restarted after each failure, and stopped with its peers at
-//! once.
+//! Session mode: one long-lived validator process shared by several
+//! callers, each with one request in flight ([`ExternalValidator::pipeline`]
+//! of them at most, as the pool hands them out). Replies are matched to
+//! requests by `seq`, in whatever order they come.
+//!
+//! There is no reading thread of its own: the callers take turns reading
+//! (one at a time; a caller whose reply has come hands the turn to another
+//! that still waits), and whoever reads a reply hands it to its caller.
+//!
+//! When the process fails, one request is charged with the failure and
+//! every other request in flight is sent again to a fresh process (see
+//! [`Session::validate`]), so that no case is lost, counted twice, or
+//! failed for another's fault.
 
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use mcpdesc_protocol::{
@@ -13,15 +25,80 @@ use super::ExternalValidator;
 use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::backend::interrupt;
 use crate::backend::process::{Output, Process};
-use crate::backend::wire;
+use crate::backend::wire::{self, Seq, WireError};
 
-/// One session-mode validator process, restarted after each failure.
+/// One session-mode validator process, restarted after each failure,
+/// shared by the callers the pool sends to it.
 #[derive(Debug)]
 pub struct Session {
     validator: Arc<ExternalValidator>,
-    process: Option<Process>,
-    implementation: Option<Implementation>,
+    state: Mutex<State>,
+    /// Woken when a start ends, for the callers waiting for a process.
+    started: Condvar,
+    /// How many calls the pool has given the session and not yet seen end:
+    /// what it balances (counted by the pool, under its lock, so that two
+    /// callers never both take the last free place).
+    pub(super) load: AtomicUsize,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    live: Option<Live>,
+    /// Whether a caller is starting a process now (without the lock held).
+    starting: bool,
+    /// The last `seq` sent; counting goes on across restarts, so that a
+    /// late line from a killed process can never match a new request.
     seq: u64,
+    /// The requests sent to the live process and not yet answered, oldest
+    /// (lowest `seq`) first.
+    pending: BTreeMap<u64, Pending>,
+    /// What became of requests whose callers have not yet collected it.
+    resolved: HashMap<u64, Resolution>,
+    /// Whether a caller is reading the process's output now.
+    reading: bool,
+}
+
+#[derive(Debug)]
+struct Live {
+    process: Arc<Process>,
+    implementation: Implementation,
+}
+
+#[derive(Debug)]
+struct Pending {
+    /// When the request times out: its sending plus `--timeout`.
+    deadline: Instant,
+    /// Wakes its caller.
+    wake: Arc<Condvar>,
+}
+
+#[derive(Debug)]
+enum Resolution {
+    /// The reply, or the failure the request is charged with.
+    Answered(Result<Reply, Failure>),
+    /// The process failed through another request's fault: send it again.
+    Resend,
+}
+
+/// Which requests in flight a failure of the process is charged to.
+#[derive(Debug, Clone, Copy)]
+enum Blame {
+    /// The oldest: the one a validator that answers in order was working
+    /// on when it crashed or wrote something that names no request.
+    Oldest,
+    /// The request whose `seq` the bad reply carries.
+    Request(u64),
+    /// The oldest, whose deadline has passed: deadlines follow `seq`, so
+    /// it is the first to time out; the others, sent later, get their own
+    /// full time again on a fresh process (a validator that answers in
+    /// order cannot answer them while it hangs on the oldest).
+    Late,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every change to the state is made whole under the lock, so a panic
+    // elsewhere leaves it consistent.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Session {
@@ -29,10 +106,15 @@ impl Session {
     pub fn new(validator: Arc<ExternalValidator>) -> Session {
         Session {
             validator,
-            process: None,
-            implementation: None,
-            seq: 0,
+            state: Mutex::new(State::default()),
+            started: Condvar::new(),
+            load: AtomicUsize::new(0),
         }
+    }
+
+    /// How many callers are using the session now.
+    pub fn load(&self) -> usize {
+        self.load.load(Ordering::SeqCst)
     }
 
     /// Starts the process if none runs, and sends `start`: returns what the
@@ -42,121 +124,333 @@ impl Session {
     ///
     /// A [`Failure`] when the program cannot be started or does not answer
     /// `start` as the contract says; the process is killed.
-    pub fn start(&mut self) -> Result<Implementation, Failure> {
-        if let (Some(_), Some(implementation)) = (&self.process, &self.implementation) {
-            return Ok(implementation.clone());
-        }
-        let process = Process::spawn(&self.validator.argv, &[], self.validator.max_line)
-            .map_err(|error| Failure::not_started(&self.validator.argv, &error))?;
-        let start = Command::Start {
-            protocol: PROTOCOL_VERSION,
-            harness: HarnessInfo {
-                name: "mcpdesc-conformance".to_owned(),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-            },
-            revisions: Some(self.validator.revisions.clone()),
-        };
-        process.send(line_of(&start));
-        let deadline = Instant::now() + self.validator.start_timeout;
-        let line = read_reply(
-            &process,
-            deadline,
-            self.validator.start_timeout,
-            Awaiting::Start,
-        )?;
-        let implementation = wire::decode_start(&line).map_err(|error| {
-            protocol(
-                ProtocolProblem::Reply {
-                    awaiting: Awaiting::Start,
-                    error,
-                },
-                &process,
-            )
-        })?;
-        self.process = Some(process);
-        self.implementation = Some(implementation.clone());
-        Ok(implementation)
+    pub fn start(&self) -> Result<Implementation, Failure> {
+        let (state, live) = self.ensure_started(lock(&self.state));
+        live?;
+        Ok(state
+            .live
+            .as_ref()
+            .map(|live| live.implementation.clone())
+            .unwrap_or_default())
     }
 
     /// Validates one case, starting (or restarting) the process first when
-    /// needed.
+    /// needed; other callers may have their requests in flight on the same
+    /// process meanwhile.
+    ///
+    /// When the process fails (a crash, a timeout, a broken contract), the
+    /// failure is charged to one request: for a malformed reply that
+    /// carries the `seq` of a request in flight, that request; for anything
+    /// else (a timeout, a crash, a line too long, a line that names no
+    /// request), the oldest request in flight: the one a validator that
+    /// answers in order was working on, and the first whose time (measured
+    /// from its sending) runs out. The process group is killed, and
+    /// every other request in flight is sent again to a fresh process, as
+    /// often as that happens (each failure charges one case, so this ends).
+    /// After an interruption nothing is sent again: every request in
+    /// flight gets the failure.
     ///
     /// # Errors
     ///
-    /// A [`Failure`]; the process is then killed, and the next call starts a
-    /// fresh one and replays `start`.
-    pub fn validate(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
-        self.start()?;
-        let result = self.exchange(request);
-        if result.is_err() {
-            self.discard();
-        }
-        result
+    /// The [`Failure`] charged to this request.
+    pub fn validate(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        self.validate_many(&[request])
+            .pop()
+            .unwrap_or_else(|| Err(lost()))
     }
 
-    fn exchange(&mut self, request: &ValidateRequest) -> Result<Reply, Failure> {
-        let Some(process) = &self.process else {
-            // `start` succeeded, so there is a process; kept as a failure
-            // rather than a panic all the same.
-            return Err(Failure::of(
-                FailureKind::Crashed(Crash::OutputEnded {
-                    awaiting: Awaiting::Start,
-                    partial: None,
-                }),
-                None,
-            ));
-        };
-        // Output between replies would otherwise be read as the next reply
-        // and blamed on it with a puzzling `seq` mismatch.
-        refuse_unrequested(process, false)?;
-        self.seq += 1;
-        let seq = self.seq;
-        process.send(line_of(&Command::Validate {
-            seq,
-            request: request.clone(),
-        }));
-        let deadline = Instant::now() + self.validator.timeout;
-        let line = read_reply(process, deadline, self.validator.timeout, Awaiting::Reply)?;
-        let reply = wire::decode_reply_within(&line, Some(seq), self.validator.max_diagnostics)
-            .map_err(|error| {
-                protocol(
-                    ProtocolProblem::Reply {
-                        awaiting: Awaiting::Reply,
-                        error,
+    /// Validates several cases at once, as [`Session::validate`] does one:
+    /// their requests go out together, and the results come back in the
+    /// order of `requests`. A failure to start a process is charged to the
+    /// first case still to be sent; the others try a fresh start.
+    pub fn validate_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        let wake = Arc::new(Condvar::new());
+        let mut results: Vec<Option<Result<Reply, Failure>>> =
+            requests.iter().map(|_| None).collect();
+        let mut todo: Vec<usize> = (0..requests.len()).collect();
+        let mut last = None;
+        let mut state = lock(&self.state);
+        while let Some(&first) = todo.first() {
+            let live;
+            (state, live) = self.ensure_started(state);
+            let process = match live {
+                Ok(process) => process,
+                Err(failure) => {
+                    results[first] = Some(Err(failure));
+                    todo.remove(0);
+                    continue;
+                }
+            };
+            if state.pending.is_empty() && !state.reading {
+                // Output while no request is in flight would otherwise be
+                // read as the next reply and blamed on it with a puzzling
+                // `seq` mismatch.
+                if let Some(failure) = unrequested(&process, false) {
+                    discard(&mut state, &process);
+                    results[first] = Some(Err(failure));
+                    todo.remove(0);
+                    continue;
+                }
+            }
+            let deadline = Instant::now() + self.validator.timeout;
+            let mut lines = Vec::new();
+            let mut sent = Vec::with_capacity(todo.len());
+            for index in todo.drain(..) {
+                state.seq += 1;
+                let seq = state.seq;
+                state.pending.insert(
+                    seq,
+                    Pending {
+                        deadline,
+                        wake: Arc::clone(&wake),
                     },
-                    process,
-                )
-            })?;
-        if !self.validator.extra_output_wait.is_zero() {
-            std::thread::sleep(self.validator.extra_output_wait);
-            refuse_unrequested(process, true)?;
+                );
+                lines.extend(line_of(&Command::Validate {
+                    seq,
+                    request: requests[index].clone(),
+                }));
+                sent.push((seq, index));
+            }
+            // Sent under the lock, so that requests reach the process in
+            // the order of their `seq` (the oldest is the one blamed); in
+            // one piece, so that the writer wakes once for them all.
+            process.send(lines);
+            for (seq, index) in sent {
+                let resolution;
+                (state, resolution) = self.wait(state, seq, &wake);
+                match resolution {
+                    Resolution::Resend => todo.push(index),
+                    Resolution::Answered(result) => results[index] = Some(result),
+                }
+            }
+            last = Some(process);
         }
-        Ok(reply)
+        drop(state);
+        if let ([Some(Ok(_))], false, Some(process)) = (
+            results.as_slice(),
+            self.validator.extra_output_wait.is_zero(),
+            &last,
+        ) && let Some(failure) = self.after_reply(process)
+        {
+            results[0] = Some(Err(failure));
+        }
+        results
+            .into_iter()
+            .map(|result| result.unwrap_or_else(|| Err(lost())))
+            .collect()
     }
 
-    /// Kills the process; the next case starts a fresh one.
-    fn discard(&mut self) {
-        if let Some(mut process) = self.process.take() {
-            process.kill();
+    /// `smoke` waits a moment after each reply for output nobody asked for,
+    /// so that it is blamed on the case that wrote it (with one request in
+    /// flight, as `smoke` runs).
+    fn after_reply(&self, process: &Arc<Process>) -> Option<Failure> {
+        std::thread::sleep(self.validator.extra_output_wait);
+        let mut state = lock(&self.state);
+        let same = state
+            .live
+            .as_ref()
+            .is_some_and(|live| Arc::ptr_eq(&live.process, process));
+        if same
+            && state.pending.is_empty()
+            && !state.reading
+            && let Some(failure) = unrequested(process, true)
+        {
+            discard(&mut state, process);
+            return Some(failure);
         }
-        self.implementation = None;
+        None
+    }
+
+    /// Waits until the request `seq` is resolved, reading the process's
+    /// output meanwhile whenever no other caller does.
+    fn wait<'a>(
+        &'a self,
+        mut state: MutexGuard<'a, State>,
+        seq: u64,
+        wake: &Condvar,
+    ) -> (MutexGuard<'a, State>, Resolution) {
+        loop {
+            if let Some(resolution) = state.resolved.remove(&seq) {
+                if !state.reading
+                    && let Some(next) = state.pending.values().next()
+                {
+                    // Someone must read for the requests still in flight.
+                    next.wake.notify_one();
+                }
+                return (state, resolution);
+            }
+            let Some(deadline) = state.pending.get(&seq).map(|pending| pending.deadline) else {
+                // Neither in flight nor resolved cannot happen; sending it
+                // again is the answer that loses nothing.
+                return (state, Resolution::Resend);
+            };
+            if state.reading {
+                let now = Instant::now();
+                // Past its deadline the reader (whose deadline is the
+                // oldest's, so no later) is about to notice; look again soon.
+                let wait = deadline
+                    .saturating_duration_since(now)
+                    .max(Duration::from_millis(10));
+                state = wake
+                    .wait_timeout(state, wait)
+                    .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
+                continue;
+            }
+            state = self.read_once(state);
+        }
+    }
+
+    /// Reads one thing from the process's output, without the lock, until
+    /// the oldest request's deadline at most, and applies it.
+    fn read_once<'a>(&'a self, mut state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        let (Some(live), Some(oldest)) = (&state.live, state.pending.values().next()) else {
+            return state;
+        };
+        let process = Arc::clone(&live.process);
+        let deadline = oldest.deadline;
+        state.reading = true;
+        drop(state);
+        let output = process.next_output(deadline);
+        // Decoded without the lock: a reply may be megabytes.
+        let event = match output {
+            Some(Output::Line(text)) => Event::Line(wire::decode_session_reply(
+                &text,
+                self.validator.max_diagnostics,
+            )),
+            None => Event::Broken(
+                Blame::Late,
+                Failure::of(
+                    FailureKind::TimedOut {
+                        after: self.validator.timeout,
+                        awaiting: Awaiting::Reply,
+                    },
+                    Some(&process),
+                ),
+            ),
+            Some(other) => Event::Broken(
+                Blame::Oldest,
+                Failure::of(ended(other, &process, Awaiting::Reply), Some(&process)),
+            ),
+        };
+        let mut state = lock(&self.state);
+        state.reading = false;
+        let current = state
+            .live
+            .as_ref()
+            .is_some_and(|live| Arc::ptr_eq(&live.process, &process));
+        if current {
+            match event {
+                Event::Line(decoded) => self.apply_line(&mut state, &process, decoded),
+                Event::Broken(blame, failure) => fail(&mut state, &process, blame, &failure),
+            }
+        }
+        state
+    }
+
+    /// Hands a reply line to its request, or fails the process when the
+    /// line is no reply to a request in flight.
+    fn apply_line(
+        &self,
+        state: &mut State,
+        process: &Process,
+        decoded: Result<(Seq, Result<Reply, WireError>), WireError>,
+    ) {
+        let oldest = state.pending.keys().next().copied().unwrap_or_default();
+        let (blame, error) = match decoded {
+            Ok((Seq::Number(seq), answer)) if state.pending.contains_key(&seq) => match answer {
+                Ok(reply) => {
+                    if let Some(pending) = state.pending.remove(&seq) {
+                        state.resolved.insert(seq, Resolution::Answered(Ok(reply)));
+                        pending.wake.notify_one();
+                    }
+                    return;
+                }
+                Err(error) => (Blame::Request(seq), error),
+            },
+            Ok((Seq::Missing, _)) => (Blame::Oldest, WireError::NoSeq { expected: oldest }),
+            Ok((seq, _)) => {
+                let given = match seq {
+                    Seq::Number(given) => given.to_string(),
+                    Seq::Other(given) => given,
+                    Seq::Missing => String::new(),
+                };
+                let error = if state.pending.len() == 1 {
+                    WireError::WrongSeq {
+                        expected: oldest,
+                        given,
+                    }
+                } else {
+                    WireError::UnknownSeq {
+                        given,
+                        in_flight: state.pending.len(),
+                    }
+                };
+                (Blame::Oldest, error)
+            }
+            Err(error) => (Blame::Oldest, error),
+        };
+        let failure = protocol(
+            ProtocolProblem::Reply {
+                awaiting: Awaiting::Reply,
+                error,
+            },
+            process,
+        );
+        fail(state, process, blame, &failure);
+    }
+
+    /// Returns the live process, starting one (and waiting for its `start`
+    /// reply, without the lock) when there is none; waits for a start
+    /// another caller is making.
+    fn ensure_started<'a>(
+        &'a self,
+        mut state: MutexGuard<'a, State>,
+    ) -> (MutexGuard<'a, State>, Result<Arc<Process>, Failure>) {
+        loop {
+            if let Some(live) = &state.live {
+                let process = Arc::clone(&live.process);
+                return (state, Ok(process));
+            }
+            if state.starting {
+                state = self
+                    .started
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            state.starting = true;
+            drop(state);
+            let started = start_process(&self.validator);
+            state = lock(&self.state);
+            state.starting = false;
+            self.started.notify_all();
+            return match started {
+                Ok(live) => {
+                    let process = Arc::clone(&live.process);
+                    state.live = Some(live);
+                    (state, Ok(process))
+                }
+                // Charged to the caller that started it; the others waiting
+                // try a start of their own.
+                Err(failure) => (state, Err(failure)),
+            };
+        }
     }
 
     /// Sends `stop` and gives the process [`STOP_GRACE`] to exit; kills its
     /// group either way, so nothing it started is left behind. Returns the
     /// exit status when it exited by itself (`None` also when no process ran).
-    pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
-        let mut process = self.send_stop()?;
+    pub fn stop(&self) -> Option<std::process::ExitStatus> {
+        let process = self.send_stop()?;
         process.finish(stop_deadline())
     }
 
     /// Sends `stop` and hands over the process, for the caller to wait for
     /// (so that many sessions can be stopped at once).
-    fn send_stop(&mut self) -> Option<Process> {
-        let process = self.process.take()?;
-        self.implementation = None;
-        process.send(line_of(&Command::Stop));
-        Some(process)
+    fn send_stop(&self) -> Option<Arc<Process>> {
+        let live = lock(&self.state).live.take()?;
+        live.process.send(line_of(&Command::Stop));
+        Some(live.process)
     }
 }
 
@@ -165,6 +459,90 @@ impl Drop for Session {
         // The exit status of a session dropped without a stop matters to no one.
         let _ = self.stop();
     }
+}
+
+/// The failure of a request that got no result, which cannot happen (every
+/// request sent is answered, charged or sent again); a crash rather than a
+/// panic, all the same.
+fn lost() -> Failure {
+    Failure::of(
+        FailureKind::Crashed(Crash::OutputEnded {
+            awaiting: Awaiting::Reply,
+            partial: None,
+        }),
+        None,
+    )
+}
+
+/// What a reader saw, decoded without the lock.
+enum Event {
+    Line(Result<(Seq, Result<Reply, WireError>), WireError>),
+    Broken(Blame, Failure),
+}
+
+/// Kills the process and settles every request in flight: the ones
+/// `blame` names get `failure`, the others are to be sent again (or get
+/// `failure` too once the run is interrupted: nothing more is sent then).
+fn fail(state: &mut State, process: &Process, blame: Blame, failure: &Failure) {
+    discard(state, process);
+    let interrupted = interrupt::received().is_some();
+    let oldest = state.pending.keys().next().copied();
+    for (seq, pending) in std::mem::take(&mut state.pending) {
+        let blamed = match blame {
+            Blame::Oldest | Blame::Late => Some(seq) == oldest,
+            Blame::Request(culprit) => seq == culprit,
+        };
+        let resolution = if blamed || interrupted {
+            Resolution::Answered(Err(failure.clone()))
+        } else {
+            Resolution::Resend
+        };
+        state.resolved.insert(seq, resolution);
+        pending.wake.notify_one();
+    }
+}
+
+/// Kills the process when it is still the live one; the next request
+/// starts a fresh one.
+fn discard(state: &mut State, process: &Process) {
+    if state
+        .live
+        .as_ref()
+        .is_some_and(|live| std::ptr::eq(Arc::as_ptr(&live.process), process))
+    {
+        state.live = None;
+    }
+    process.kill();
+}
+
+/// Starts a process and asks it `start`.
+fn start_process(validator: &ExternalValidator) -> Result<Live, Failure> {
+    let process = Process::spawn(&validator.argv, &[], validator.max_line, validator.pipeline)
+        .map_err(|error| Failure::not_started(&validator.argv, &error))?;
+    let start = Command::Start {
+        protocol: PROTOCOL_VERSION,
+        harness: HarnessInfo {
+            name: "mcpdesc-conformance".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        },
+        revisions: Some(validator.revisions.clone()),
+    };
+    process.send(line_of(&start));
+    let deadline = Instant::now() + validator.start_timeout;
+    let line = read_reply(&process, deadline, validator.start_timeout, Awaiting::Start)?;
+    let implementation = wire::decode_start(&line).map_err(|error| {
+        protocol(
+            ProtocolProblem::Reply {
+                awaiting: Awaiting::Start,
+                error,
+            },
+            &process,
+        )
+    })?;
+    Ok(Live {
+        process: Arc::new(process),
+        implementation,
+    })
 }
 
 /// How long a validator may take to exit after `stop` before its process
@@ -185,34 +563,31 @@ fn stop_deadline() -> Instant {
 /// then every group still alive is killed. So shutting down takes at most
 /// [`STOP_GRACE`] however many sessions ignore `stop`. Returns the exit
 /// status of each process that exited by itself (`None` for one killed).
-pub(super) fn stop_all(sessions: Vec<Session>) -> Vec<Option<std::process::ExitStatus>> {
-    let mut processes: Vec<Process> = sessions
-        .into_iter()
-        .filter_map(|mut session| session.send_stop())
-        .map(|mut process| {
-            process.close_input();
-            process
-        })
+pub(super) fn stop_all(sessions: &[Arc<Session>]) -> Vec<Option<std::process::ExitStatus>> {
+    let processes: Vec<Arc<Process>> = sessions
+        .iter()
+        .filter_map(|session| session.send_stop())
+        .inspect(|process| process.close_input())
         .collect();
     let deadline = stop_deadline();
     processes
-        .iter_mut()
+        .iter()
         .map(|process| process.finish(deadline))
         .collect()
 }
 
-/// A protocol failure when `process` has written output that no request
+/// The protocol failure, when `process` has written output that no request
 /// asked for (noticed right after a reply, or before the next request).
-fn refuse_unrequested(process: &Process, after_reply: bool) -> Result<(), Failure> {
+fn unrequested(process: &Process, after_reply: bool) -> Option<Failure> {
     match process.unread_output() {
-        Some(Output::Line(line) | Output::Partial(line)) => Err(protocol(
+        Some(Output::Line(line) | Output::Partial(line)) => Some(protocol(
             ProtocolProblem::Unrequested {
                 excerpt: wire::excerpt(&line),
                 after_reply,
             },
             process,
         )),
-        _ => Ok(()),
+        _ => None,
     }
 }
 
@@ -223,6 +598,27 @@ fn line_of(command: &Command) -> Vec<u8> {
     line
 }
 
+/// What an output other than a line means while the harness is
+/// `awaiting` a reply.
+fn ended(output: Output, process: &Process, awaiting: Awaiting) -> FailureKind {
+    match output {
+        Output::TooLong => FailureKind::Protocol(ProtocolProblem::TooLong {
+            awaiting,
+            limit: process.max_line(),
+        }),
+        Output::Partial(text) => FailureKind::Crashed(Crash::OutputEnded {
+            awaiting,
+            partial: Some(wire::excerpt(&text)),
+        }),
+        // A line is handled by the caller; as an ending it would be a bug.
+        Output::End | Output::Line(_) => FailureKind::Crashed(Crash::OutputEnded {
+            awaiting,
+            partial: None,
+        }),
+        Output::Failed(error) => FailureKind::Crashed(Crash::ReadFailed { error }),
+    }
+}
+
 /// Waits for the reply line the harness is `awaiting`, turning every other
 /// ending into a failure.
 pub(super) fn read_reply(
@@ -231,26 +627,16 @@ pub(super) fn read_reply(
     limit: Duration,
     awaiting: Awaiting,
 ) -> Result<String, Failure> {
-    let fail = |kind| Err(Failure::of(kind, Some(process)));
     match process.next_output(deadline) {
         Some(Output::Line(line)) => Ok(line),
-        None => fail(FailureKind::TimedOut {
-            after: limit,
-            awaiting,
-        }),
-        Some(Output::TooLong) => fail(FailureKind::Protocol(ProtocolProblem::TooLong {
-            awaiting,
-            limit: process.max_line(),
-        })),
-        Some(Output::Partial(text)) => fail(FailureKind::Crashed(Crash::OutputEnded {
-            awaiting,
-            partial: Some(wire::excerpt(&text)),
-        })),
-        Some(Output::End) => fail(FailureKind::Crashed(Crash::OutputEnded {
-            awaiting,
-            partial: None,
-        })),
-        Some(Output::Failed(error)) => fail(FailureKind::Crashed(Crash::ReadFailed { error })),
+        None => Err(Failure::of(
+            FailureKind::TimedOut {
+                after: limit,
+                awaiting,
+            },
+            Some(process),
+        )),
+        Some(other) => Err(Failure::of(ended(other, process, awaiting), Some(process))),
     }
 }
 
