@@ -977,7 +977,10 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         .external
         .validator(&set.revisions)?
         .context("name the validator to test with --validator \"CMD ARGS\"")?;
-    let (jobs, max_consecutive_failures) = (external.jobs, external.max_consecutive_failures);
+    // One worker per request in flight: each asks about one document at a
+    // time, so --pipeline N keeps N requests in each process.
+    let jobs = external.jobs * external.pipeline.max(1);
+    let max_consecutive_failures = external.max_consecutive_failures;
     let validator = match start(external) {
         Ok(pool) => pool,
         Err(status) => return Ok(status),

@@ -163,7 +163,19 @@ fn against_the_python_example_every_rule_it_leaves_out_disagrees_on_a_small_docu
 #[test]
 fn the_reference_over_stdio_and_in_process_agree_on_20000_documents() {
     let validator = format!("{} --stdio", reference_binary().display());
-    let output = diff(&["--validator", &validator, "--seed", "7", "--cases", "20000"]);
+    // Four requests in flight per process, as a user in a hurry runs it.
+    let output = diff(&[
+        "--validator",
+        &validator,
+        "--seed",
+        "7",
+        "--cases",
+        "20000",
+        "--pipeline",
+        "4",
+        "--max-consecutive-failures",
+        "8",
+    ]);
     let stdout = stdout_of_success(&output);
     assert_contains(
         &stdout,
