@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -95,6 +95,70 @@ pub struct Process {
     gone: AtomicBool,
     /// Set once the group is killed.
     done: AtomicBool,
+    /// The bytes of stdout lines read and not yet taken.
+    budget: Arc<Budget>,
+}
+
+/// How many bytes of stdout lines may wait to be taken, in all: `max_line`.
+/// With several requests in flight several replies may wait, but their
+/// bytes together stay within one line's limit (a line of any accepted
+/// length always fits when nothing waits), so a hostile validator at any
+/// depth makes the harness hold at most twice `--max-line-bytes`: the lines
+/// waiting, and the one being read.
+#[derive(Debug)]
+struct Budget {
+    limit: usize,
+    /// The bytes waiting, and whether the process is killed (then nothing
+    /// waits for room any more).
+    state: Mutex<(usize, bool)>,
+    freed: Condvar,
+}
+
+impl Budget {
+    fn new(limit: usize) -> Budget {
+        Budget {
+            limit,
+            state: Mutex::new((0, false)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for room for `bytes`; false once closed.
+    fn take(&self, bytes: usize) -> bool {
+        let mut state = lock(&self.state);
+        while !state.1 && state.0 > 0 && state.0.saturating_add(bytes) > self.limit {
+            state = self
+                .freed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.1 {
+            return false;
+        }
+        state.0 += bytes;
+        true
+    }
+
+    /// Gives back the room of a line that was taken.
+    fn give(&self, bytes: usize) {
+        let mut state = lock(&self.state);
+        state.0 = state.0.saturating_sub(bytes);
+        self.freed.notify_all();
+    }
+
+    /// Lets every waiting reader go: the process is gone.
+    fn close(&self) {
+        lock(&self.state).1 = true;
+        self.freed.notify_all();
+    }
+}
+
+/// Gives back the budget of `output` when it is a line.
+fn taken(budget: &Budget, output: Output) -> Output {
+    if let Output::Line(text) = &output {
+        budget.give(text.len());
+    }
+    output
 }
 
 /// Locks `mutex`, whatever a panicking holder left: every value behind
@@ -179,8 +243,10 @@ impl Process {
         // several requests in flight, room for their replies lets the reader
         // go on without waiting for each line to be taken.
         let (lines, output) = mpsc::sync_channel(buffered.max(1));
+        let budget = Arc::new(Budget::new(max_line));
         if let Some(stdout) = stdout {
-            thread::spawn(move || read_lines(stdout, max_line, &lines));
+            let budget = Arc::clone(&budget);
+            thread::spawn(move || read_lines(stdout, max_line, &lines, &budget));
         }
 
         let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_BYTES)));
@@ -214,6 +280,7 @@ impl Process {
             stderr_end: Mutex::new(stderr_end),
             gone: AtomicBool::new(false),
             done: AtomicBool::new(false),
+            budget,
         })
     }
 
@@ -253,7 +320,8 @@ impl Process {
     /// Something the validator wrote on stdout that nobody has read yet, if
     /// there is anything; never waits.
     pub fn unread_output(&self) -> Option<Output> {
-        lock(&self.output).try_recv().ok()
+        let output = lock(&self.output).try_recv().ok()?;
+        Some(taken(&self.budget, output))
     }
 
     /// The next thing the validator wrote on stdout, waiting until
@@ -274,6 +342,7 @@ impl Process {
             };
             match output.recv_timeout(until.saturating_duration_since(now)) {
                 Ok(output) => {
+                    let output = taken(&self.budget, output);
                     if matches!(output, Output::End | Output::Partial(_)) {
                         self.gone.store(true, Ordering::SeqCst);
                     }
@@ -352,6 +421,7 @@ impl Process {
         }
         self.close_input();
         self.gone.store(true, Ordering::SeqCst);
+        self.budget.close();
         let mut child = self.child();
         // The group may be gone already; either way nothing is left to kill.
         let _ = child.start_kill();
@@ -373,7 +443,7 @@ impl Drop for Process {
     }
 }
 
-fn read_lines(stdout: impl Read, max_line: usize, lines: &SyncSender<Output>) {
+fn read_lines(stdout: impl Read, max_line: usize, lines: &SyncSender<Output>, budget: &Budget) {
     let mut reader = BufReader::new(stdout);
     loop {
         let mut line = Vec::new();
@@ -401,6 +471,11 @@ fn read_lines(stdout: impl Read, max_line: usize, lines: &SyncSender<Output>) {
             Output::Partial(text_of(line))
         };
         let last = !matches!(event, Output::Line(_));
+        if let Output::Line(text) = &event
+            && !budget.take(text.len())
+        {
+            return;
+        }
         if lines.send(event).is_err() || last {
             return;
         }
@@ -416,7 +491,34 @@ fn text_of(line: Vec<u8>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{CommandError, split_command};
+    use super::{Budget, CommandError, split_command};
+
+    #[test]
+    fn lines_waiting_stay_within_one_line_of_bytes() {
+        let budget = std::sync::Arc::new(Budget::new(10));
+        assert!(budget.take(10), "a full-size line fits when nothing waits");
+        let (sent, got) = std::sync::mpsc::channel();
+        let waiting = {
+            let budget = std::sync::Arc::clone(&budget);
+            std::thread::spawn(move || {
+                let fitted = budget.take(1);
+                sent.send(()).unwrap();
+                fitted
+            })
+        };
+        // The second line has no room until the first is taken.
+        assert!(
+            got.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err()
+        );
+        budget.give(10);
+        got.recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap();
+        assert!(waiting.join().unwrap());
+        assert!(budget.take(9));
+        budget.close();
+        assert!(!budget.take(5), "a closed budget lets readers go");
+    }
 
     #[test]
     fn splits_like_a_shell_without_expansion() {
