@@ -151,7 +151,8 @@ fn kind_of(path: &[String], value: &Value) -> Place {
     }
 }
 
-fn get_mut<'v>(value: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+/// The node at `path` (tokens), if there is one.
+pub(crate) fn get_mut<'v>(value: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
     path.iter().try_fold(value, |node, token| match node {
         Value::Object(members) => members.get_mut(token),
         Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?),

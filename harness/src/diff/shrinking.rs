@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::mutation::remove;
+use super::mutation::{get_mut, remove};
 
 /// The most times a shrink asks whether a candidate still disagrees: a
 /// bound on the time one disagreement may take, far above what the
@@ -46,14 +46,6 @@ fn node<'v>(value: &'v Value, path: &[String]) -> Option<&'v Value> {
     path.iter().try_fold(value, |node, token| match node {
         Value::Object(members) => members.get(token),
         Value::Array(items) => items.get(token.parse::<usize>().ok()?),
-        _ => None,
-    })
-}
-
-fn node_mut<'v>(value: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
-    path.iter().try_fold(value, |node, token| match node {
-        Value::Object(members) => members.get_mut(token),
-        Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?),
         _ => None,
     })
 }
@@ -104,7 +96,7 @@ pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
             };
             for replacement in simpler(value) {
                 let mut candidate = current.clone();
-                if let Some(slot) = node_mut(&mut candidate, &path) {
+                if let Some(slot) = get_mut(&mut candidate, &path) {
                     *slot = replacement;
                 }
                 tries += 1;

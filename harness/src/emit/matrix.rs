@@ -332,34 +332,26 @@ pub fn tables(matrix: &Matrix) -> String {
     let _ = writeln!(out, "\n### Rules\n");
     let _ = writeln!(out, "| rule | disagreements |{headings}");
     let _ = writeln!(out, "|---|--:|{aligns}");
-    for row in &matrix.rules {
-        let cells: String = row
-            .cells
+    // One row of a table: its first two cells, then a rate per
+    // implementation.
+    let row_of = |out: &mut String, first: &str, second: &str, cells: &[Cell]| {
+        let cells: String = cells
             .iter()
             .map(|cell| format!(" {} |", cell_text(cell)))
             .collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} |{cells}",
-            rule_cell(&row.rule),
-            row.disagreements
-        );
+        let _ = writeln!(out, "| {first} | {second} |{cells}");
+    };
+    for row in &matrix.rules {
+        let disagreements = row.disagreements.to_string();
+        row_of(&mut out, &rule_cell(&row.rule), &disagreements, &row.cells);
     }
     let _ = writeln!(out, "\n### Rules by revision\n");
     let _ = writeln!(out, "| rule | revision |{headings}");
     let _ = writeln!(out, "|---|---|{aligns}");
     for row in &matrix.rules {
         for (revision, cells) in &row.per_revision {
-            let cells: String = cells
-                .iter()
-                .map(|cell| format!(" {} |", cell_text(cell)))
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} |{cells}",
-                rule_cell(&row.rule),
-                markdown::text_cell(revision.as_str())
-            );
+            let revision = markdown::text_cell(revision.as_str());
+            row_of(&mut out, &rule_cell(&row.rule), &revision, cells);
         }
     }
     let disagreeing: Vec<_> = matrix
