@@ -72,8 +72,11 @@ fn main() {
     });
     let session_with = |cases: &[Case<'_>], rules, pipeline: usize| {
         time(|| {
-            let mut validator =
-                ExternalValidator::new(vec![binary.clone(), "--stdio".into()], Mode::Session);
+            let mut validator = ExternalValidator::new(
+                vec![binary.clone(), "--stdio".into()],
+                Mode::Session,
+                corpus.revisions.clone(),
+            );
             validator.jobs = 1;
             validator.pipeline = pipeline;
             validator.max_consecutive_failures = PIPELINE;
@@ -88,8 +91,11 @@ fn main() {
     let pipelined = session_with(&cases, &corpus.rules, PIPELINE);
     let sample = &cases[..cases.len().min(200)];
     let oneshot = time(|| {
-        let mut validator =
-            ExternalValidator::new(vec![binary.clone(), "--oneshot".into()], Mode::Oneshot);
+        let mut validator = ExternalValidator::new(
+            vec![binary.clone(), "--oneshot".into()],
+            Mode::Oneshot,
+            corpus.revisions.clone(),
+        );
         validator.jobs = 1;
         external::run(sample, &corpus.rules, &validator);
     });
@@ -236,6 +242,7 @@ fn diff_speed(binary: &str) -> String {
     let session = external::Pool::start(ExternalValidator::new(
         vec![binary.to_owned(), "--stdio".into()],
         Mode::Session,
+        set.revisions.clone(),
     ))
     .expect("mcpdesc-validate --stdio starts");
     let over_stdio = diff::diff(&set, &session, &reference, &options);
@@ -343,8 +350,8 @@ fn build_corpus(cases: usize) -> SuiteSet {
             let expectation = Expectation {
                 fixture: id,
                 revisions: revisions
-                    .into_iter()
-                    .map(|revision| {
+                    .iter()
+                    .map(|&revision| {
                         let findings =
                             mcpdesc_validator::validate(&document.value, revision, &base.revisions);
                         (revision, findings.iter().map(Finding::of).collect())

@@ -179,7 +179,7 @@ fn judge(
     // fixture, so the bless does not end half-way and the other
     // expectations are still written.
     let mut revisions = BTreeMap::new();
-    for revision in fixture.revisions() {
+    for &revision in fixture.revisions() {
         let request = crate::judge::runner::request(fixture, document, revision);
         let reply = backend
             .call(&request)

@@ -352,9 +352,7 @@ enum TargetError {
 
 fn external_target(line: &str, mode: Mode, revisions: Revisions) -> Result<Target, TargetError> {
     let argv = split_command(line).map_err(TargetError::Command)?;
-    let mut validator = ExternalValidator::new(argv, mode);
-    validator.revisions = revisions;
-    Pool::start(validator)
+    Pool::start(ExternalValidator::new(argv, mode, revisions))
         .map(Target::external)
         .map_err(TargetError::Unavailable)
 }

@@ -316,8 +316,7 @@ impl ExternalArgs {
         } else {
             Mode::Session
         };
-        let mut validator = ExternalValidator::new(argv, mode);
-        validator.revisions = revisions.clone();
+        let mut validator = ExternalValidator::new(argv, mode, revisions.clone());
         validator.timeout = self.timeout;
         validator.start_timeout = self.start_timeout;
         validator.max_line = usize::try_from(self.max_line_bytes).unwrap_or(usize::MAX);
@@ -507,12 +506,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         },
     };
     let (backend, mode): (Box<dyn Backend>, RunMode) = match &external {
-        None => (
-            Box::new(InProcess::new(
-                ReferenceValidator::new().with_revisions(set.revisions.clone()),
-            )),
-            RunMode::InProcess,
-        ),
+        None => (Box::new(reference(&set)), RunMode::InProcess),
         Some(external) => match start(external.clone()) {
             Ok(pool) => (Box::new(pool), RunMode::from(external.mode)),
             Err(status) => return Ok(status),
@@ -618,6 +612,12 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
 
 /// Starts `external`'s processes, or says why it cannot and with which exit
 /// status the command ends.
+/// The built-in reference validator, in process, knowing the revisions of
+/// the suite it is run on.
+fn reference(set: &SuiteSet) -> InProcess<ReferenceValidator> {
+    InProcess::new(ReferenceValidator::new().with_revisions(set.revisions.clone()))
+}
+
 fn start(external: ExternalValidator) -> Result<Pool, Status> {
     Pool::start(external).map_err(|unavailable| {
         if let Some(interruption) = interrupt::received() {
@@ -914,13 +914,10 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .any(|pattern| case::matches(pattern, id))
     };
     let plan = match &args.validator {
-        None => {
-            let reference = ReferenceValidator::new().with_revisions(set.revisions.clone());
-            bless::plan(&set, &InProcess::new(reference), &keep)
-        }
+        None => bless::plan(&set, &reference(&set), &keep),
         Some(line) => {
-            let mut validator = ExternalValidator::new(split_command(line)?, Mode::Session);
-            validator.revisions = set.revisions.clone();
+            let validator =
+                ExternalValidator::new(split_command(line)?, Mode::Session, set.revisions.clone());
             let pool = match start(validator) {
                 Ok(pool) => pool,
                 Err(status) => return Ok(status),
@@ -986,12 +983,10 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         Err(status) => return Ok(status),
     };
     let against: Box<dyn Backend> = match &args.against {
-        None => Box::new(InProcess::new(
-            ReferenceValidator::new().with_revisions(set.revisions.clone()),
-        )),
+        None => Box::new(reference(&set)),
         Some(line) => {
-            let mut other = ExternalValidator::new(split_command(line)?, Mode::Session);
-            other.revisions = set.revisions.clone();
+            let other =
+                ExternalValidator::new(split_command(line)?, Mode::Session, set.revisions.clone());
             match start(other) {
                 Ok(pool) => Box::new(pool),
                 Err(status) => return Ok(status),

@@ -163,7 +163,7 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
                 .iter()
                 .any(|name| name == revision.as_str())
         }) else {
-            unsent_revisions.extend(revisions);
+            unsent_revisions.extend(revisions.iter().copied());
             continue;
         };
         sent += 1;

@@ -11,3 +11,12 @@ pub mod interrupt;
 pub(crate) mod process;
 pub mod schedule;
 pub mod wire;
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Locks `mutex`, whatever a panicking holder left: every value the
+/// backends keep behind a lock (a channel end, a child process, a
+/// session's state changed whole under its lock) stays usable.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

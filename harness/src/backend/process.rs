@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::backend::lock;
 use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
 
 /// How much of a validator's stderr is kept for reports.
@@ -159,12 +160,6 @@ fn taken(budget: &Budget, output: Output) -> Output {
         budget.give(text.len());
     }
     output
-}
-
-/// Locks `mutex`, whatever a panicking holder left: every value behind
-/// these locks (a channel end, the child) stays usable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl std::fmt::Debug for Process {

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::backend::failure::Failure;
 use crate::backend::interrupt::{self, Interruption};
+use crate::backend::lock;
 use crate::backend::schedule::Backend;
 use crate::judge::compare::Level;
 use crate::suite::SuiteSet;
@@ -287,10 +288,7 @@ pub fn diff(
             let (documents_out, asker, both, failing) = (&documents_out, &asker, &both, &failing);
             scope.spawn(move || {
                 loop {
-                    let next = documents_out
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .recv();
+                    let next = lock(documents_out).recv();
                     let Ok((index, document)) = next else { break };
                     let checked = check(asker, known, both, index, document, options.level);
                     let failed = checked

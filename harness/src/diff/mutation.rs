@@ -105,28 +105,40 @@ enum Place {
     Other,
 }
 
-/// Every place in `value` below `pointer`, with its kind: a pointer as a
-/// list of tokens.
-fn places(value: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Place)>) {
-    let kind = kind_of(path, value);
-    out.push((path.clone(), kind));
+/// Visits every node of `value`, whose path is `path`, and below it, depth
+/// first, each parent before its children: a path is a list of tokens.
+pub(crate) fn walk(
+    value: &Value,
+    path: &mut Vec<String>,
+    visit: &mut dyn FnMut(&[String], &Value),
+) {
+    visit(path, value);
     match value {
         Value::Object(members) => {
             for (key, child) in members {
                 path.push(key.clone());
-                places(child, path, out);
+                walk(child, path, visit);
                 path.pop();
             }
         }
         Value::Array(items) => {
             for (index, child) in items.iter().enumerate() {
                 path.push(index.to_string());
-                places(child, path, out);
+                walk(child, path, visit);
                 path.pop();
             }
         }
         _ => {}
     }
+}
+
+/// Every place in `value` below `path`, with its kind.
+fn places(value: &Value, path: &[String]) -> Vec<(Vec<String>, Place)> {
+    let mut found = Vec::new();
+    walk(value, &mut path.to_vec(), &mut |path, node| {
+        found.push((path.to_vec(), kind_of(path, node)));
+    });
+    found
 }
 
 fn kind_of(path: &[String], value: &Value) -> Place {
@@ -210,8 +222,7 @@ impl Mutator {
     }
 
     fn mutate(&self, document: &mut Value, random: &mut Random) {
-        let mut all = Vec::new();
-        places(document, &mut Vec::new(), &mut all);
+        let all = places(document, &[]);
         let of_kind = |kind| -> Vec<Vec<String>> {
             all.iter()
                 .filter(|(_, place)| *place == kind)
@@ -322,10 +333,9 @@ impl Mutator {
                 }
             }
             _ => {
-                let mut inner = Vec::new();
-                if let Some(node) = get_mut(document, target) {
-                    places(node, &mut target.to_vec(), &mut inner);
-                }
+                let inner = get_mut(document, target)
+                    .map(|node| places(node, target))
+                    .unwrap_or_default();
                 if let Some((path, _)) = (!inner.is_empty()).then(|| random.pick(&inner)) {
                     let path = path.clone();
                     anywhere(document, &path, random);

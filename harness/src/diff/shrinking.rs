@@ -4,41 +4,22 @@
 
 use serde_json::Value;
 
-use super::mutation::{get_mut, remove};
+use super::mutation::{get_mut, remove, walk};
 
 /// The most times a shrink asks whether a candidate still disagrees: a
 /// bound on the time one disagreement may take, far above what the
 /// suite's documents need.
 const MAX_TRIES: usize = 20_000;
 
-/// Every path in `value`, parents before children, as token lists.
+/// Every path in `value`, level by level: parents before children, and
+/// the members of one level in order.
 fn paths(value: &Value) -> Vec<Vec<String>> {
     let mut found = Vec::new();
-    let mut level: Vec<(Vec<String>, &Value)> = vec![(Vec::new(), value)];
-    while !level.is_empty() {
-        let mut next = Vec::new();
-        for (path, node) in level {
-            match node {
-                Value::Object(members) => {
-                    for (key, child) in members {
-                        let mut child_path = path.clone();
-                        child_path.push(key.clone());
-                        next.push((child_path, child));
-                    }
-                }
-                Value::Array(items) => {
-                    for (index, child) in items.iter().enumerate() {
-                        let mut child_path = path.clone();
-                        child_path.push(index.to_string());
-                        next.push((child_path, child));
-                    }
-                }
-                _ => {}
-            }
-            found.push(path);
-        }
-        level = next;
-    }
+    walk(value, &mut Vec::new(), &mut |path, _| {
+        found.push(path.to_vec())
+    });
+    // A stable sort of the depth-first order by depth is breadth-first.
+    found.sort_by_key(Vec::len);
     found
 }
 

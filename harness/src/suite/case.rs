@@ -108,7 +108,7 @@ impl Selection {
                     suite: suite_index,
                     entry: entry_index,
                 };
-                for revision in entry.fixture.revisions() {
+                for &revision in entry.fixture.revisions() {
                     let case = Case {
                         entry,
                         index,

@@ -372,17 +372,6 @@ impl Catalog {
                 ));
             }
             for revision in &rule.cannot_fire_under {
-                if !rule.applicability.applies_to(*revision) {
-                    problems.push(problem(
-                        rule,
-                        format!("cannot-fire-under lists {revision}, where the rule does not apply anyway"),
-                    ));
-                }
-            }
-            if rule.exercised_at.is_empty() {
-                problems.push(problem(rule, "lists no exercised-at pattern".into()));
-            }
-            for revision in &rule.cannot_fire_under {
                 if !revisions.contains(*revision) {
                     problems.push(problem(
                         rule,
@@ -391,7 +380,15 @@ impl Catalog {
                             revisions.names()
                         ),
                     ));
+                } else if !rule.applicability.applies_to(*revision) {
+                    problems.push(problem(
+                        rule,
+                        format!("cannot-fire-under lists {revision}, where the rule does not apply anyway"),
+                    ));
                 }
+            }
+            if rule.exercised_at.is_empty() {
+                problems.push(problem(rule, "lists no exercised-at pattern".into()));
             }
             if let Applicability::PerRevision(table) = &rule.applicability {
                 for revision in revisions.iter() {

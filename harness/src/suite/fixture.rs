@@ -79,8 +79,8 @@ impl Fixture {
     /// The revisions it runs under: the suite's known revisions its root
     /// `protocolVersions` names, in order, or every known revision when it
     /// names none (or could not be loaded).
-    pub fn revisions(&self) -> Vec<Revision> {
-        self.revisions.clone()
+    pub fn revisions(&self) -> &[Revision] {
+        &self.revisions
     }
 
     /// What the fixture says it tests, from its `x-test` member.

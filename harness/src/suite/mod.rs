@@ -469,7 +469,7 @@ fn load_expectation(
     // under is unknown, so its expectation is not compared with it.
     let document = fixture.document.as_ref().ok();
     if document.is_some() {
-        let wanted: BTreeSet<Revision> = fixture.revisions().into_iter().collect();
+        let wanted: BTreeSet<Revision> = fixture.revisions().iter().copied().collect();
         let listed: BTreeSet<Revision> = expectation.revisions.keys().copied().collect();
         if wanted != listed {
             let names = |set: &BTreeSet<Revision>| {

@@ -106,6 +106,7 @@ fn against_the_python_example_every_rule_it_leaves_out_disagrees_on_a_small_docu
     let pool = Pool::start(ExternalValidator::new(
         vec!["python3".into(), script()],
         Mode::Session,
+        mcpdesc_conformance::suite::builtin_revisions(),
     ))
     .unwrap();
     let claimed: BTreeSet<String> = pool

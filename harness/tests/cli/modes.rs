@@ -74,7 +74,11 @@ fn in_process_session_and_oneshot_agree_case_by_case() {
     assert_eq!(in_process.len(), cases.len());
     let binary = reference_binary().display().to_string();
     for (flag, mode) in [("--stdio", Mode::Session), ("--oneshot", Mode::Oneshot)] {
-        let validator = ExternalValidator::new(vec![binary.clone(), flag.to_owned()], mode);
+        let validator = ExternalValidator::new(
+            vec![binary.clone(), flag.to_owned()],
+            mode,
+            set.revisions.clone(),
+        );
         let run = external::run(&cases, &set.rules, &validator);
         assert_eq!(run.unavailable, None);
         let external = outcomes(&run.results);

@@ -30,6 +30,7 @@ fn it_answers_every_case_of_the_built_in_suite() {
     let validator = ExternalValidator::new(
         vec!["python3".to_owned(), script().display().to_string()],
         Mode::Session,
+        set.revisions.clone(),
     );
     let run = external::run(&cases, &set.rules, &validator);
     assert_eq!(run.unavailable, None);

@@ -82,10 +82,10 @@ pub struct ExternalValidator {
 }
 
 impl ExternalValidator {
-    /// A validator run by `argv` in `mode`, with the default limits, told
-    /// the revisions of the suite built into this harness (set
-    /// [`revisions`](ExternalValidator::revisions) to run another suite).
-    pub fn new(argv: Vec<String>, mode: Mode) -> ExternalValidator {
+    /// A validator run by `argv` in `mode`, with the default limits, for a
+    /// suite of `revisions` (`SuiteSet::revisions`): they are what it is
+    /// told in `start`, so they must be those of the suite being run.
+    pub fn new(argv: Vec<String>, mode: Mode, revisions: Revisions) -> ExternalValidator {
         ExternalValidator {
             argv,
             mode,
@@ -97,7 +97,7 @@ impl ExternalValidator {
             pipeline: 1,
             max_consecutive_failures: 10,
             extra_output_wait: Duration::ZERO,
-            revisions: crate::suite::builtin_revisions(),
+            revisions,
         }
     }
 }

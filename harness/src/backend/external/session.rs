@@ -24,6 +24,7 @@ use mcpdesc_protocol::{
 use super::ExternalValidator;
 use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::backend::interrupt;
+use crate::backend::lock;
 use crate::backend::process::{Output, Process};
 use crate::backend::wire::{self, Seq, WireError};
 
@@ -93,12 +94,6 @@ enum Blame {
     /// full time again on a fresh process (a validator that answers in
     /// order cannot answer them while it hangs on the oldest).
     Late,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every change to the state is made whole under the lock, so a panic
-    // elsewhere leaves it consistent.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Session {
