@@ -188,7 +188,7 @@ impl Session {
                 }
             }
             let deadline = Instant::now() + self.validator.timeout;
-            let mut lines = Vec::new();
+            let mut lines = RequestLines::default();
             let mut sent = Vec::with_capacity(todo.len());
             for index in todo.drain(..) {
                 state.seq += 1;
@@ -200,16 +200,13 @@ impl Session {
                         wake: Arc::clone(&wake),
                     },
                 );
-                lines.extend(line_of(&Command::Validate {
-                    seq,
-                    request: requests[index].clone(),
-                }));
+                lines.push(seq, requests[index]);
                 sent.push((seq, index));
             }
             // Sent under the lock, so that requests reach the process in
             // the order of their `seq` (the oldest is the one blamed); in
             // one piece, so that the writer wakes once for them all.
-            process.send(lines);
+            process.send(lines.bytes);
             for (seq, index) in sent {
                 let resolution;
                 (state, resolution) = self.wait(state, seq, &wake);
@@ -586,6 +583,45 @@ fn unrequested(process: &Process, after_reply: bool) -> Option<Failure> {
     }
 }
 
+/// The `validate` lines of a batch, in one buffer: each is the line
+/// serde writes for [`Command::Validate`], without cloning the request, and
+/// a document sent again (a fixture goes out once per revision, and
+/// batches hold consecutive cases) is copied from the line before instead
+/// of being serialized again, the costliest part of sending.
+#[derive(Debug, Default)]
+struct RequestLines<'a> {
+    bytes: Vec<u8>,
+    /// The last document written and where its JSON is in `bytes`.
+    last: Option<(&'a Arc<serde_json::Value>, std::ops::Range<usize>)>,
+}
+
+impl<'a> RequestLines<'a> {
+    fn push(&mut self, seq: u64, request: &'a ValidateRequest) {
+        // Serializing strings into a vector cannot fail.
+        let bytes = &mut self.bytes;
+        bytes.extend_from_slice(br#"{"cmd":"validate","seq":"#);
+        bytes.extend_from_slice(seq.to_string().as_bytes());
+        bytes.extend_from_slice(br#","case":"#);
+        let _ = serde_json::to_writer(&mut *bytes, &request.case);
+        bytes.extend_from_slice(br#","specification":"#);
+        let _ = serde_json::to_writer(&mut *bytes, &request.specification);
+        bytes.extend_from_slice(br#","revision":"#);
+        let _ = serde_json::to_writer(&mut *bytes, &request.revision);
+        bytes.extend_from_slice(br#","document":"#);
+        match &self.last {
+            Some((document, range)) if Arc::ptr_eq(document, &request.document) => {
+                bytes.extend_from_within(range.clone());
+            }
+            _ => {
+                let start = bytes.len();
+                let _ = serde_json::to_writer(&mut *bytes, &*request.document);
+                self.last = Some((&request.document, start..bytes.len()));
+            }
+        }
+        bytes.extend_from_slice(b"}\n");
+    }
+}
+
 fn line_of(command: &Command) -> Vec<u8> {
     // Serializing these types cannot fail: every key is a string.
     let mut line = serde_json::to_vec(command).unwrap_or_default();
@@ -638,4 +674,41 @@ pub(super) fn read_reply(
 /// A protocol failure, with the process's stderr.
 pub(super) fn protocol(problem: ProtocolProblem, process: &Process) -> Failure {
     Failure::of(FailureKind::Protocol(problem), Some(process))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_the_lines_serde_writes_with_shared_documents_sent_in_full() {
+        let shared = Arc::new(serde_json::json!({"b": [1, "two\n", {"c": null}], "a": "é\u{1}"}));
+        let other = Arc::new(serde_json::json!({"x": 1}));
+        let request =
+            |case: &str, revision: &str, document: &Arc<serde_json::Value>| ValidateRequest {
+                case: case.to_owned(),
+                specification: "0.9.0".to_owned(),
+                revision: revision.parse().unwrap(),
+                document: Arc::clone(document),
+            };
+        let requests = [
+            request("a \"quoted\" case.json", "2025-06-18", &shared),
+            request("a \"quoted\" case.json", "2025-11-25", &shared),
+            request("other.yaml", "2025-11-25", &other),
+            request("a \"quoted\" case.json", "2026-07-28", &shared),
+        ];
+        let mut lines = RequestLines::default();
+        let mut expected = Vec::new();
+        for (seq, request) in (7..).zip(&requests) {
+            lines.push(seq, request);
+            expected.extend(line_of(&Command::Validate {
+                seq,
+                request: request.clone(),
+            }));
+        }
+        assert_eq!(
+            String::from_utf8(lines.bytes).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+    }
 }
