@@ -2,8 +2,8 @@
 //! crate, so that whatever depends on it runs from any directory, after
 //! `cargo install`, and from a packaged crate.
 //!
-//! The generated file lists every regular file under `suites/`, `fixtures/`
-//! and `expected/` of this package, in a sorted order, with its bytes
+//! The generated files list every regular file under `suites/`, `fixtures/`
+//! and `expected/` of this package, and apart from them under `compiled/`, in a sorted order, with its bytes
 //! included at compile time. Nothing outside the package is read. Cargo
 //! re-runs this script when anything under those folders changes (a new
 //! file included), so the embedded suite never goes stale.
@@ -15,12 +15,25 @@ use std::path::{Path, PathBuf};
 
 const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 
+/// The folder of the suite's compiled form: a JSON twin of each YAML file,
+/// written by `mcpdesc-conformance bless`.
+const COMPILED: &str = "compiled";
+
 fn main() {
     let manifest =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let root = manifest;
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    fs::write(out.join("embedded_suite.rs"), embed(&root, &PARTS)).expect("OUT_DIR is writable");
+    fs::write(out.join("embedded_compiled.rs"), embed(&root, &[COMPILED]))
+        .expect("OUT_DIR is writable");
+}
+
+/// The Rust expression of a `&[(&str, &[u8])]` listing every regular file
+/// under the folders `parts` of `root`, sorted by path within each.
+fn embed(root: &Path, parts: &[&str]) -> String {
     let mut generated = String::from("&[\n");
-    for part in PARTS {
+    for part in parts {
         let dir = root.join(part);
         println!("cargo:rerun-if-changed={}", dir.display());
         if !dir.is_dir() {
@@ -34,7 +47,7 @@ fn main() {
             if !entry.file_type().is_file() {
                 continue;
             }
-            let relative = relative_name(&root, entry.path());
+            let relative = relative_name(root, entry.path());
             let absolute = entry.path().display().to_string();
             writeln!(
                 generated,
@@ -44,8 +57,7 @@ fn main() {
         }
     }
     generated.push(']');
-    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    fs::write(out.join("embedded_suite.rs"), generated).expect("OUT_DIR is writable");
+    generated
 }
 
 fn relative_name(root: &Path, path: &Path) -> String {

@@ -12,8 +12,10 @@ use similar::TextDiff;
 use crate::backend::schedule::Backend;
 use crate::file::{self, FileError, at};
 use crate::suite::SuiteSet;
+use crate::suite::compiled;
 use crate::suite::expectation::{self, Expectation, Finding};
 use crate::suite::fixture::Fixture;
+use crate::suite::tree::SuiteTree;
 
 /// One expectation file to write or remove.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,6 +214,104 @@ fn current(set: &SuiteSet, path: &str) -> Option<String> {
     set.tree
         .get(path)
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// The changes that bring the compiled form of the tree at `root` (the
+/// JSON twins under `compiled/`, see [`compiled`]) up to date with its
+/// YAML files, once `pending` (the expectation changes of this bless) are
+/// made: a twin for each YAML file that loads, and no other file under
+/// `compiled/` (a twin whose YAML file is gone or broken, a temporary file
+/// of an interrupted bless). In path order. A tree without a `compiled/`
+/// folder has no compiled form, and gets none: only the data crate's tree,
+/// which embeds it, keeps one.
+///
+/// # Errors
+///
+/// When the tree or a file under `compiled/` cannot be read.
+pub fn compiled_plan(root: &Path, pending: &[Change]) -> Result<Vec<Change>, CompileError> {
+    let folder = root.join(compiled::FOLDER);
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    let tree = SuiteTree::from_dir(root)?;
+    let mut wanted = BTreeMap::new();
+    for (name, bytes) in tree.under("") {
+        if !compiled::has_twin(name) {
+            continue;
+        }
+        let pending = pending.iter().find(|change| change.path == name);
+        let bytes = match pending {
+            Some(Change { new: None, .. }) => continue,
+            Some(Change {
+                new: Some(text), ..
+            }) => text.as_bytes(),
+            None => bytes,
+        };
+        if let Ok(twin) = compiled::compile(&tree.display_path(name), bytes) {
+            wanted.insert(compiled::twin_path(name), twin);
+        }
+    }
+    for change in pending {
+        if let (Some(text), None) = (&change.new, tree.get(&change.path))
+            && compiled::has_twin(&change.path)
+            && let Ok(twin) = compiled::compile(&tree.display_path(&change.path), text.as_bytes())
+        {
+            wanted.insert(compiled::twin_path(&change.path), twin);
+        }
+    }
+    let mut present = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&folder).sort_by_file_name() {
+        let entry = entry.map_err(|error| {
+            let path = error.path().unwrap_or(&folder).to_path_buf();
+            at(&path)(error.into())
+        })?;
+        if !entry.file_type().is_dir() {
+            let name = entry
+                .path()
+                .strip_prefix(root)
+                .unwrap_or(entry.path())
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            let text = fs::read(entry.path()).map_err(at(entry.path()))?;
+            present.insert(name, String::from_utf8_lossy(&text).into_owned());
+        }
+    }
+    let mut changes = Vec::new();
+    for (path, old) in &present {
+        if !wanted.contains_key(path) {
+            changes.push(Change {
+                path: path.clone(),
+                old: Some(old.clone()),
+                new: None,
+            });
+        }
+    }
+    for (path, new) in wanted {
+        let old = present.get(&path).cloned();
+        if old.as_deref() != Some(new.as_str()) {
+            changes.push(Change {
+                path,
+                old,
+                new: Some(new),
+            });
+        }
+    }
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(changes)
+}
+
+/// Why the compiled form of a tree could not be planned.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// The folder holds no suite tree.
+    #[error(transparent)]
+    Tree(#[from] crate::SuiteError),
+    /// A file under `compiled/` could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// Writes `changes` below `root`, then removes the `stale` temporary files.

@@ -27,6 +27,7 @@ use mcpdesc_conformance::merge;
 use mcpdesc_conformance::pages;
 use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::case::{self, Partition, Selection};
+use mcpdesc_conformance::suite::compiled;
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
@@ -925,6 +926,9 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
             bless::plan(&set, &pool, &keep)
         }
     };
+    // Not shown as diffs: they follow from the files above.
+    let compiled = bless::compiled_plan(&args.suite_dir, &plan.changes)
+        .context("planning the compiled form of the suite")?;
     let mut out = io::stdout().lock();
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;
@@ -935,6 +939,8 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     } else {
         bless::apply(&args.suite_dir, &plan.changes, &plan.stale)
             .context("writing expectations")?;
+        bless::apply(&args.suite_dir, &compiled, &[])
+            .context("writing the compiled form of the suite")?;
         if !plan.stale.is_empty() {
             eprintln!(
                 "removed {} temporary file(s) left by an interrupted bless",
@@ -944,6 +950,13 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         "changed"
     };
     eprintln!("{} expectation files {verb}", plan.changes.len());
+    if !compiled.is_empty() {
+        eprintln!(
+            "{} files of the compiled form ({}/) {verb}",
+            compiled.len(),
+            compiled::FOLDER
+        );
+    }
     if plan.refused.is_empty() {
         return Ok(Status::Success);
     }

@@ -21,6 +21,7 @@ mod json;
 mod location;
 pub mod pointer;
 mod value;
+#[cfg(feature = "yaml")]
 mod yaml;
 
 pub use error::LoadError;
@@ -50,7 +51,21 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
 ) -> Result<T, LoadError> {
     check_size(file, bytes)?;
     let text = decode(file, bytes, "file")?;
-    yaml::parse(file, text)
+    #[cfg(feature = "yaml")]
+    return yaml::parse(file, text);
+    #[cfg(not(feature = "yaml"))]
+    return Err(without_yaml(file, text));
+}
+
+/// The error of a build that cannot read YAML.
+#[cfg(not(feature = "yaml"))]
+fn without_yaml(file: &str, _text: &str) -> LoadError {
+    LoadError::new(
+        file,
+        Position::START,
+        "this build cannot read YAML: it was compiled without the `yaml` feature \
+         (of mcpdesc-conformance or mcpdesc-source)",
+    )
 }
 
 /// The text of `bytes`, which must be UTF-8 without a byte-order mark
@@ -111,7 +126,10 @@ pub fn load(file: &str, bytes: &[u8], format: Format) -> Result<Document, LoadEr
     let text = decode(file, bytes, "document")?;
     let (value, locations) = match format {
         Format::Json => json::load(file, text)?,
+        #[cfg(feature = "yaml")]
         Format::Yaml => yaml::load(file, text)?,
+        #[cfg(not(feature = "yaml"))]
+        Format::Yaml => return Err(without_yaml(file, text)),
     };
     Ok(Document {
         value: Arc::new(value),

@@ -1,6 +1,6 @@
 //! Lines and columns, and the map from JSON pointers to them.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// A place in a source text: 1-based line and 1-based column (in characters).
@@ -80,5 +80,48 @@ impl Locations {
     /// Whether no value is mapped.
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty()
+    }
+}
+
+/// As a JSON object from pointer to `[line, column]`, sorted by pointer so
+/// that the same document always writes the same text (the harness's
+/// compiled suite is committed).
+impl serde::Serialize for Locations {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<&str, (usize, usize)> = self
+            .starts
+            .iter()
+            .map(|(pointer, position)| (pointer.as_str(), (position.line, position.column)))
+            .collect();
+        sorted.serialize(serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Locations {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let starts = HashMap::<String, (usize, usize)>::deserialize(deserializer)?;
+        Ok(Locations {
+            starts: starts
+                .into_iter()
+                .map(|(pointer, (line, column))| (pointer, Position { line, column }))
+                .collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serializes_sorted_by_pointer_and_reads_back() {
+        let mut locations = Locations::default();
+        locations.insert("/b", Position { line: 3, column: 5 });
+        locations.insert("", Position::START);
+        locations.insert("/a/0", Position { line: 2, column: 7 });
+        let text = serde_json::to_string(&locations).unwrap();
+        assert_eq!(text, r#"{"":[1,1],"/a/0":[2,7],"/b":[3,5]}"#);
+        let back: Locations = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, locations);
     }
 }

@@ -165,7 +165,7 @@ pub(crate) fn discover(
         if !keep(&format!("{suite}/{name}")) {
             continue;
         }
-        let document = mcpdesc_source::load(&tree.display_path(path), bytes, format);
+        let document = tree.document(path, bytes, format);
         let revisions = match &document {
             Ok(document) => known.of_document(&document.value),
             Err(_) => known.iter().collect(),

@@ -4,6 +4,7 @@
 pub mod case;
 pub mod catalog;
 pub mod check;
+pub mod compiled;
 pub mod coverage;
 pub mod expectation;
 pub mod fixture;
@@ -186,7 +187,8 @@ impl SuiteSet {
                 ));
                 continue;
             };
-            match load_catalog(&display, stem, bytes, &revisions) {
+            let catalog = tree.yaml_data(path, bytes);
+            match load_catalog(&display, stem, catalog, &revisions) {
                 Ok((catalog, catalog_problems)) => {
                     problems.extend(catalog_problems);
                     catalogs.push(catalog);
@@ -338,7 +340,7 @@ pub const REVISIONS_FILE: &str = "suites/revisions.yaml";
 
 /// The MCP revisions of the suite built into this harness.
 pub fn builtin_revisions() -> Revisions {
-    mcpdesc_source::parse_yaml(REVISIONS_FILE, mcpdesc_suite::REVISIONS.as_bytes())
+    tree::builtin_yaml_data(REVISIONS_FILE, mcpdesc_suite::REVISIONS.as_bytes())
         // A test loads the built-in suite and finds no problem with it.
         .expect("the built-in suites/revisions.yaml is valid")
 }
@@ -355,7 +357,7 @@ fn load_revisions(tree: &SuiteTree) -> Result<Revisions, SuiteProblem> {
              the revisions built into this harness are used instead",
         ));
     };
-    Ok(mcpdesc_source::parse_yaml(&display, bytes)?)
+    Ok(tree.yaml_data(REVISIONS_FILE, bytes)?)
 }
 
 /// The suite name a catalog path stands for: `suites/<stem>.yaml`.
@@ -382,10 +384,10 @@ pub fn is_plain_name(name: &str) -> bool {
 fn load_catalog(
     display: &str,
     stem: &str,
-    bytes: &[u8],
+    catalog: Result<Catalog, mcpdesc_source::LoadError>,
     revisions: &Revisions,
 ) -> Result<(Catalog, Vec<SuiteProblem>), SuiteProblem> {
-    let catalog: Catalog = mcpdesc_source::parse_yaml(display, bytes)?;
+    let catalog = catalog?;
     if !is_plain_name(&catalog.suite) {
         return Err(problem(
             display,
@@ -454,7 +456,9 @@ fn load_expectation(
             SuiteProblemKind::MissingExpectation,
         ));
     };
-    let expectation = Expectation::parse(&display, bytes).map_err(|error| vec![error.into()])?;
+    let expectation: Expectation = tree
+        .yaml_data(path, bytes)
+        .map_err(|error| vec![error.into()])?;
     if expectation.fixture != fixture.id() {
         return Err(fail(
             &format!(
@@ -508,7 +512,8 @@ fn load_expectation(
         _ => {}
     }
     // Where each finding is in the file, for the messages below.
-    let locations = mcpdesc_source::load(&display, bytes, mcpdesc_source::Format::Yaml)
+    let locations = tree
+        .document(path, bytes, mcpdesc_source::Format::Yaml)
         .map(|document| document.locations)
         .unwrap_or_default();
     let mut problems = Vec::new();

@@ -7,9 +7,11 @@ use std::fs::{self, File};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use mcpdesc_source::{Format, MAX_DOCUMENT_BYTES};
+use mcpdesc_source::{Document, Format, LoadError, MAX_DOCUMENT_BYTES};
+use serde::de::DeserializeOwned;
 
 use crate::SuiteError;
+use crate::suite::compiled;
 
 /// The top-level folders that make up a suite tree.
 pub const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
@@ -28,6 +30,9 @@ pub struct SuiteTree {
     /// Files left out, by escaped name: looked up for every fixture and
     /// expectation, so not a list.
     refused: BTreeMap<String, FileProblem>,
+    /// The compiled twins of YAML files, by the YAML file's name: only the
+    /// built-in suite has them (see [`compiled`]).
+    twins: BTreeMap<&'static str, &'static [u8]>,
 }
 
 /// Why a file of a suite folder was left out of its tree.
@@ -71,6 +76,30 @@ pub enum FileProblem {
 /// `mcpdesc-suite` data crate.
 const EMBEDDED: &[(&str, &[u8])] = mcpdesc_suite::FILES;
 
+/// The compiled twins built in, by the name of their YAML file.
+fn builtin_twins() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    mcpdesc_suite::COMPILED.iter().filter_map(|(name, bytes)| {
+        let source = name
+            .strip_prefix(compiled::FOLDER)?
+            .strip_prefix('/')?
+            .strip_suffix(".json")?;
+        Some((source, *bytes))
+    })
+}
+
+/// Reads the built-in YAML file `name` (one of the data crate's files) into
+/// `T`, from its twin when it has an up-to-date one, as
+/// [`SuiteTree::yaml_data`] does, without building the whole tree.
+pub(crate) fn builtin_yaml_data<T: DeserializeOwned>(
+    name: &str,
+    bytes: &[u8],
+) -> Result<T, LoadError> {
+    builtin_twins()
+        .find(|(source, _)| *source == name)
+        .and_then(|(_, twin)| compiled::data(name, twin, bytes))
+        .unwrap_or_else(|| mcpdesc_source::parse_yaml(name, bytes))
+}
+
 impl SuiteTree {
     /// The suite built into this binary.
     pub fn embedded() -> SuiteTree {
@@ -81,6 +110,7 @@ impl SuiteTree {
                 .map(|(name, bytes)| ((*name).to_owned(), Cow::Borrowed(*bytes)))
                 .collect(),
             refused: BTreeMap::new(),
+            twins: builtin_twins().collect(),
         }
     }
 
@@ -164,6 +194,9 @@ impl SuiteTree {
             root: Some(root.to_path_buf()),
             files,
             refused,
+            // A working tree is read as it is: its YAML files are what
+            // a person edits, and its twins may lag behind until `bless`.
+            twins: BTreeMap::new(),
         })
     }
 
@@ -189,6 +222,7 @@ impl SuiteTree {
                 .map(|(name, bytes)| (name, Cow::Owned(bytes)))
                 .collect(),
             refused: BTreeMap::new(),
+            twins: BTreeMap::new(),
         }
     }
 
@@ -239,6 +273,58 @@ impl SuiteTree {
             .range(prefix.to_owned()..)
             .take_while(move |(name, _)| name.starts_with(prefix))
             .map(|(name, bytes)| (name.as_str(), &**bytes))
+    }
+
+    /// Reads the YAML file `name` of the tree (whose bytes are `bytes`)
+    /// into `T`: from its compiled twin when it has an up-to-date one, else
+    /// with the strict YAML reader.
+    ///
+    /// # Errors
+    ///
+    /// A [`LoadError`] with file, line and column.
+    pub(crate) fn yaml_data<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<T, LoadError> {
+        let display = self.display_path(name);
+        self.twins
+            .get(name)
+            .and_then(|twin| compiled::data(&display, twin, bytes))
+            .unwrap_or_else(|| mcpdesc_source::parse_yaml(&display, bytes))
+    }
+
+    /// Loads the document `name` of the tree (whose bytes are `bytes`): a
+    /// YAML one from its compiled twin when it has an up-to-date one.
+    ///
+    /// # Errors
+    ///
+    /// A [`LoadError`] with file, line and column.
+    pub(crate) fn document(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        format: Format,
+    ) -> Result<Document, LoadError> {
+        if format == Format::Yaml
+            && let Some(document) = self
+                .twins
+                .get(name)
+                .and_then(|twin| compiled::document(twin, bytes))
+        {
+            return Ok(document);
+        }
+        mcpdesc_source::load(&self.display_path(name), bytes, format)
+    }
+
+    /// Whether the YAML file `name` has a twin made from its current bytes
+    /// (only the built-in suite's files have twins).
+    #[cfg(test)]
+    pub(crate) fn has_current_twin(&self, name: &str) -> bool {
+        let (Some(twin), Some(bytes)) = (self.twins.get(name), self.get(name)) else {
+            return false;
+        };
+        compiled::document(twin, bytes).is_some()
     }
 
     /// Where a file of the tree is on disk (for messages and for writing

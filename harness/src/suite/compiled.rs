@@ -1,0 +1,224 @@
+//! The suite's compiled form: a JSON twin of each YAML file, so that the
+//! built-in suite loads without a YAML parser.
+//!
+//! The twin of `fixtures/x/expected-valid/a.yaml` is
+//! `compiled/fixtures/x/expected-valid/a.yaml.json`: the file's value as
+//! JSON, the line and column of every value in the YAML text (so that
+//! messages point into the file a person edits), and a hash of the YAML
+//! bytes it was made from. `bless` writes the twins of a working tree; the
+//! data crate embeds them beside the YAML files; the built-in tree reads a
+//! twin instead of its YAML file whenever the hash matches.
+//!
+//! Why: a crate that uses the harness only for its libtest entry point then
+//! compiles no YAML parser (about fifteen packages), and a test process
+//! that runs one case reads JSON, several times faster than strict YAML.
+//! A twin whose hash does not match (a YAML file edited without `bless`) is
+//! never used: the YAML file is read instead, or, in a build without the
+//! `yaml` feature, the file fails to load with a message that says so. A
+//! test keeps the committed twins equal to what `bless` would write.
+
+use std::sync::Arc;
+
+use mcpdesc_source::{Document, Format, LoadError, Locations, Position};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The folder of the twins, beside `suites/`, `fixtures/` and `expected/`.
+pub const FOLDER: &str = "compiled";
+
+/// The path of the twin of the YAML file `name` (a tree path such as
+/// `suites/document.yaml`).
+pub fn twin_path(name: &str) -> String {
+    format!("{FOLDER}/{name}.json")
+}
+
+/// Whether the tree file `name` is one that has a twin: a YAML file.
+pub fn has_twin(name: &str) -> bool {
+    Format::from_path(name) == Some(Format::Yaml)
+}
+
+/// What a twin holds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Twin<V> {
+    /// [`source_hash`] of the YAML bytes it was made from.
+    source: String,
+    /// The YAML file's value.
+    value: V,
+    /// Where each value starts in the YAML text.
+    locations: Locations,
+}
+
+/// Only the parts of a twin that typed data needs: its locations are
+/// skipped unread.
+#[derive(Debug, Deserialize)]
+struct DataTwin<T> {
+    source: String,
+    value: T,
+}
+
+/// A short, stable hash of a YAML file's bytes (64-bit FNV-1a, as hex): it
+/// only tells a twin made from these bytes from one made from others, so
+/// it needs no cryptographic strength, only to be the same on every
+/// machine and Rust release.
+pub fn source_hash(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{hash:016x}")
+}
+
+/// The text of the twin of the YAML file `display` with these bytes.
+///
+/// # Errors
+///
+/// The file's [`LoadError`] when it is not a strict YAML document (it then
+/// has no twin; loading it reports the same error).
+#[cfg(feature = "yaml")]
+pub fn compile(display: &str, bytes: &[u8]) -> Result<String, LoadError> {
+    use std::fmt::Write as _;
+
+    let document = mcpdesc_source::load(display, bytes, Format::Yaml)?;
+    // Written by hand around serde's pretty printing, for reviewable diffs:
+    // the value indented as serde writes it, a location per line.
+    // Serializing JSON values and strings into strings cannot fail.
+    let value = serde_json::to_string_pretty(&*document.value).unwrap_or_default();
+    let mut text = String::new();
+    let _ = writeln!(text, "{{\n  \"source\": \"{}\",", source_hash(bytes));
+    let _ = writeln!(text, "  \"value\": {},", value.replace('\n', "\n  "));
+    text.push_str("  \"locations\": {");
+    let locations = serde_json::to_value(&document.locations).unwrap_or_default();
+    let entries = locations.as_object().into_iter().flatten();
+    for (index, (pointer, position)) in entries.enumerate() {
+        let separator = if index == 0 { "" } else { "," };
+        let pointer = serde_json::to_string(pointer).unwrap_or_default();
+        let position = serde_json::to_string(position).unwrap_or_default();
+        let _ = write!(text, "{separator}\n    {pointer}: {position}");
+    }
+    text.push_str("\n  }\n}\n");
+    Ok(text)
+}
+
+/// The document of a YAML file, read from its twin, or `None` when the
+/// twin was made from other bytes (or is unreadable, which a test rules
+/// out for the built-in suite): the caller then reads the YAML itself.
+pub(crate) fn document(twin: &[u8], source: &[u8]) -> Option<Document> {
+    let twin: Twin<Value> = serde_json::from_slice(twin).ok()?;
+    (twin.source == source_hash(source)).then(|| Document {
+        value: Arc::new(twin.value),
+        format: Format::Yaml,
+        locations: twin.locations,
+    })
+}
+
+/// The typed data of a YAML file (a catalog, an expectation), read from its
+/// twin: `None` as for [`document`], `Some(Err)` when the value does not
+/// have the shape `T` expects (placed at the file's start: the YAML
+/// reader, which the fallback uses, gives the exact place).
+pub(crate) fn data<T: DeserializeOwned>(
+    display: &str,
+    twin: &[u8],
+    source: &[u8],
+) -> Option<Result<T, LoadError>> {
+    let twin: DataTwin<Value> = serde_json::from_slice(twin).ok()?;
+    if twin.source != source_hash(source) {
+        return None;
+    }
+    Some(
+        serde_json::from_value(twin.value)
+            .map_err(|error| LoadError::new(display, Position::START, error.to_string())),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_hash_is_fnv1a_64_of_the_bytes() {
+        // Values worked out from FNV-1a's definition (offset basis, prime).
+        assert_eq!(source_hash(b""), "fnv1a64:cbf29ce484222325");
+        assert_eq!(source_hash(b"a"), "fnv1a64:af63dc4c8601ec8c");
+    }
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn a_twin_reads_back_as_its_yaml_and_only_for_the_same_bytes() {
+        let yaml = b"a: 1\nlist:\n  - x\n  - 'on'\n";
+        let twin = compile("f.yaml", yaml).unwrap();
+        let loaded = mcpdesc_source::load("f.yaml", yaml, Format::Yaml).unwrap();
+        assert_eq!(document(twin.as_bytes(), yaml), Some(loaded));
+        assert_eq!(document(twin.as_bytes(), b"a: 2\n"), None);
+        let value: Option<Result<Value, _>> = data("f.yaml", twin.as_bytes(), yaml);
+        assert_eq!(
+            value,
+            Some(Ok(serde_json::json!({"a": 1, "list": ["x", "on"]})))
+        );
+        assert!(data::<Value>("f.yaml", twin.as_bytes(), b"a: 2\n").is_none());
+    }
+}
+
+/// The built-in suite's compiled form against its YAML files.
+#[cfg(all(test, feature = "reports"))]
+mod builtin {
+    use std::path::Path;
+
+    use crate::suite::SuiteSet;
+    use crate::suite::tree::SuiteTree;
+
+    fn workspace() -> &'static Path {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("the harness is a workspace member")
+    }
+
+    #[test]
+    fn the_committed_compiled_form_is_what_bless_writes() {
+        let changes = crate::bless::compiled_plan(workspace(), &[]).unwrap();
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert!(
+            paths.is_empty(),
+            "the compiled form is stale in {paths:?}: run `cargo run -p mcpdesc-conformance -- bless` \
+             (with a `compiled/` folder at the repository root)"
+        );
+    }
+
+    #[test]
+    fn every_built_in_yaml_file_is_read_from_an_up_to_date_twin() {
+        let tree = SuiteTree::embedded();
+        let yaml: Vec<&str> = tree
+            .under("")
+            .map(|(name, _)| name)
+            .filter(|name| super::has_twin(name))
+            .collect();
+        assert!(yaml.len() > 100, "{}", yaml.len());
+        let without: Vec<&str> = yaml
+            .into_iter()
+            .filter(|name| !tree.has_current_twin(name))
+            .collect();
+        assert_eq!(without, Vec::<&str>::new());
+    }
+
+    #[test]
+    fn the_built_in_suite_is_the_same_from_its_twins_as_from_its_yaml() {
+        let compiled = SuiteSet::load(SuiteTree::embedded());
+        let read = SuiteSet::load(SuiteTree::from_dir(workspace()).unwrap());
+        assert!(compiled.problems.is_empty(), "{:?}", compiled.problems);
+        assert!(read.problems.is_empty(), "{:?}", read.problems);
+        assert_eq!(compiled.revisions, read.revisions);
+        assert_eq!(compiled.suites.len(), read.suites.len());
+        for (compiled, read) in compiled.suites.iter().zip(&read.suites) {
+            assert_eq!(compiled.catalog, read.catalog);
+            assert_eq!(compiled.entries.len(), read.entries.len());
+            for (compiled, read) in compiled.entries.iter().zip(&read.entries) {
+                let id = compiled.fixture.id();
+                assert_eq!(id, read.fixture.id());
+                assert_eq!(compiled.fixture.document, read.fixture.document, "{id}");
+                assert_eq!(compiled.expectation, read.expectation, "{id}");
+            }
+        }
+    }
+}
