@@ -28,6 +28,12 @@ pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 /// The first interrupting signal received, or 0.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
+/// The names of the signals that interrupt a run, by number. POSIX gives
+/// these three the same numbers everywhere, so they are named here without
+/// asking the platform through `nix`, which only running external
+/// validators needs.
+const NAMES: [(i32, &str); 3] = [(1, "SIGHUP"), (2, "SIGINT"), (15, "SIGTERM")];
+
 /// The process groups of the validators alive now.
 static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
@@ -39,10 +45,17 @@ pub struct Interruption {
 }
 
 impl Interruption {
-    /// The signal's name, such as `SIGINT`.
+    /// The signal's name, such as `SIGINT`: one of the signals that
+    /// interrupt a run, or `signal N` for any other number (which only a
+    /// report written by hand can hold).
     pub fn name(self) -> String {
-        Signal::try_from(self.signal)
-            .map_or_else(|_| format!("signal {}", self.signal), |s| s.to_string())
+        NAMES
+            .iter()
+            .find(|(signal, _)| *signal == self.signal)
+            .map_or_else(
+                || format!("signal {}", self.signal),
+                |(_, name)| (*name).to_owned(),
+            )
     }
 
     /// The exit status of an interrupted harness: 128 + the signal number.
@@ -117,5 +130,20 @@ fn kill_all() {
     for &group in groups.iter() {
         // The group may have ended already; there is nothing else to do.
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Interruption, SIGNALS};
+
+    /// The names written without the platform's help are the platform's.
+    #[test]
+    fn the_interrupting_signals_are_named_as_the_platform_names_them() {
+        for signal in SIGNALS {
+            let platform = nix::sys::signal::Signal::try_from(signal).unwrap();
+            assert_eq!(Interruption { signal }.name(), platform.to_string());
+        }
+        assert_eq!(Interruption { signal: 9 }.name(), "signal 9");
     }
 }
