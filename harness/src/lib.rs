@@ -27,6 +27,13 @@
 //! implementations from their reports, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
+//!
+//! Cargo features, all on by default: `cli` (the command line; it implies
+//! the other two), `reports` (the files a run writes, `bless`, `diff`,
+//! `merge`, `matrix`, `pages`, `report`) and `external` (running external
+//! validators: their processes, the signal handler that kills them, `smoke`,
+//! and `MCPDESC_VALIDATOR` in [`libtest`]). A crate that runs its own
+//! validator through [`libtest`] turns them off.
 
 #![warn(missing_docs)]
 
@@ -52,6 +59,7 @@ pub mod pages;
 #[cfg(feature = "reports")]
 pub mod report;
 pub mod run;
+#[cfg(feature = "external")]
 pub mod smoke;
 pub mod suite;
 

@@ -36,7 +36,7 @@ const WRITE_BATCH: usize = 1 << 20;
 
 /// Splits a command line into words, the way a POSIX shell would for plain
 /// words, single quotes, double quotes, backslashes and `#` comments (no
-/// expansion: `$HOME` stays as written).
+/// expansion: `$HOME` stays as written). Needs the `external` feature.
 ///
 /// # Errors
 ///

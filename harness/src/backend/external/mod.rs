@@ -8,20 +8,27 @@
 //! [`Pool`] of processes that serves many callers and is the scheduler's
 //! [`Backend`], and [`run`]; a private `session` module holds the
 //! session-mode process and a private `oneshot` module the one-shot call.
-//! This module holds what the reports and the `libtest` settings say of an
-//! external validator, plain data: [`Mode`], [`Unavailable`],
-//! [`CommandError`].
+//! They, and [`split_command`], need the `external` feature (on by
+//! default). This module holds what the reports and the `libtest` settings
+//! say of an external validator, plain data that is there whatever the
+//! features: [`Mode`], [`Unavailable`], [`CommandError`].
 //!
 //! [`Backend`]: crate::backend::schedule::Backend
 
+#[cfg(feature = "external")]
 mod oneshot;
+#[cfg(feature = "external")]
 mod pool;
+#[cfg(feature = "external")]
 mod session;
 
 use crate::backend::failure::Failure;
 
+#[cfg(feature = "external")]
 pub use crate::backend::process::split_command;
+#[cfg(feature = "external")]
 pub use pool::{ExternalRun, ExternalValidator, Pool, run};
+#[cfg(feature = "external")]
 pub use session::STOP_GRACE;
 
 /// How the harness talks to the validator.

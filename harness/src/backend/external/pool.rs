@@ -20,7 +20,8 @@ use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 
-/// An external validator and the limits it runs under.
+/// An external validator and the limits it runs under. Needs the
+/// `external` feature.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExternalValidator {
     /// The program and its arguments.
@@ -119,7 +120,7 @@ impl Failure {
 /// to [`ExternalValidator::jobs`] sessions, each call sent to the least
 /// busy one (a new session is started while all have
 /// [`ExternalValidator::pipeline`] calls); in one-shot mode every call
-/// starts its own process.
+/// starts its own process. Needs the `external` feature.
 #[derive(Debug)]
 pub struct Pool {
     validator: Arc<ExternalValidator>,
@@ -263,6 +264,7 @@ impl Drop for Pool {
 }
 
 /// The outcome of running a selection against an external validator.
+/// Needs the `external` feature.
 #[derive(Debug, Clone)]
 pub struct ExternalRun {
     /// What the validator said about itself.
@@ -278,7 +280,7 @@ pub struct ExternalRun {
 
 /// Starts `validator` and runs `cases` against it with the one scheduler
 /// ([`schedule::run`]), `validator.jobs` at a time: a convenience for tools
-/// and tests that want the results only.
+/// and tests that want the results only. Needs the `external` feature.
 pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator) -> ExternalRun {
     let pool = match Pool::start(validator.clone()) {
         Ok(pool) => pool,
