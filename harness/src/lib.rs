@@ -27,6 +27,15 @@
 //! implementations from their reports, [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
+//!
+//! Cargo features, all on by default: `cli` (the command line; it implies
+//! the other three), `reports` (the files a run writes, `bless`, `diff`,
+//! `merge`, `matrix`, `pages`, `report`; it implies `yaml`), `external`
+//! (running external validators: their processes, the signal handler that
+//! kills them, `smoke`, and `MCPDESC_VALIDATOR` in [`libtest`]) and `yaml`
+//! (reading YAML: suite working trees, baselines; the built-in suite loads
+//! from its compiled JSON form without it, see [`suite::compiled`]). A
+//! crate that runs its own validator through [`libtest`] turns them off.
 
 #![warn(missing_docs)]
 
@@ -52,6 +61,7 @@ pub mod pages;
 #[cfg(feature = "reports")]
 pub mod report;
 pub mod run;
+#[cfg(feature = "external")]
 pub mod smoke;
 pub mod suite;
 

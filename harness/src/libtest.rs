@@ -5,12 +5,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use mcpdesc_protocol::{Implementation, Reply, Revisions, ValidateRequest, Validator};
+#[cfg(feature = "external")]
+use mcpdesc_protocol::Revisions;
+use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
 use crate::SuiteError;
-use crate::backend::external::Unavailable;
-use crate::backend::external::{CommandError, split_command};
-use crate::backend::external::{ExternalValidator, Mode, Pool};
+use crate::backend::external::{CommandError, Mode};
+#[cfg(feature = "external")]
+use crate::backend::external::{ExternalValidator, Pool, Unavailable, split_command};
 use crate::backend::schedule::{Backend, InProcess};
 use crate::emit::escape;
 use crate::emit::text;
@@ -26,7 +28,9 @@ pub const SUITE_DIR_VARIABLE: &str = "MCPDESC_SUITE_DIR";
 
 /// The environment variable that names an external validator's command line;
 /// when set, the test binary runs it (in session mode) instead of the
-/// in-process validator.
+/// in-process validator. That needs the harness's `external` feature:
+/// without it, setting the variable is an error
+/// ([`EnvironmentProblem::ExternalFeatureOff`]), never ignored.
 pub const VALIDATOR_VARIABLE: &str = "MCPDESC_VALIDATOR";
 
 /// Set to `1` beside [`VALIDATOR_VARIABLE`] to run the external validator in
@@ -85,9 +89,12 @@ pub const VARIABLES: [&str; 4] = [
 /// tree instead of the built-in suite; `MCPDESC_VALIDATOR="CMD ARGS"` runs
 /// that external validator in session mode instead of `validator` (with
 /// `MCPDESC_VALIDATOR_ONESHOT=1`, in one-shot mode); `MCPDESC_LEVEL` is
-/// `verdict`, `rules` or `exact`. A value the binary cannot take, or a
-/// `MCPDESC_*` variable it does not know, is a failing trial of its own,
-/// `environment::<VARIABLE>`, and no case runs. Problems in the suite
+/// `verdict`, `rules` or `exact`. Running an external validator needs the
+/// harness's `external` feature (on by default; a dev-dependency with
+/// `default-features = false` adds `features = ["external"]`). A value the
+/// binary cannot take (among them an external validator without that
+/// feature), or a `MCPDESC_*` variable it does not know, is a failing trial
+/// of its own, `environment::<VARIABLE>`, and no case runs. Problems in the suite
 /// itself fail a trial of their own, `suite::problems`.
 ///
 /// A run of one case by its exact name (`--exact NAME`, as cargo-nextest
@@ -151,28 +158,49 @@ fn trials_for(
         Some(fixture) => tree.map(|tree| SuiteSet::load_only(tree, &[fixture])),
         None => tree.map(SuiteSet::load),
     };
-    let target = match &settings.validator {
-        Some(line) => {
-            let revisions = match &set {
-                Ok(set) => set.revisions.clone(),
-                Err(_) => crate::suite::builtin_revisions(),
-            };
-            external_target(line, settings.mode, revisions)
-        }
-        None => Ok(Target::in_process(validator)),
-    };
-    match target {
+    match target(validator, &settings, &set) {
         Ok(target) => trials(Arc::new(target), set, settings.level),
-        Err(error) => {
-            let message = match error {
-                TargetError::Command(error) => error.to_string(),
-                TargetError::Unavailable(unavailable) => text::unavailable(&unavailable),
-            };
-            vec![Trial::test("validator::start", move || {
-                Err(Failed::from(message))
-            })]
-        }
+        Err(trial) => vec![trial],
     }
+}
+
+/// The validator the trials call: the external one that `settings` name,
+/// else `validator`; or, when the external one cannot be used, the one
+/// failing trial `validator::start` that says why.
+#[cfg(feature = "external")]
+fn target(
+    validator: Arc<dyn Validator>,
+    settings: &Settings,
+    set: &Result<SuiteSet, SuiteError>,
+) -> Result<Target, Trial> {
+    let Some(line) = &settings.validator else {
+        return Ok(Target::in_process(validator));
+    };
+    let revisions = match set {
+        Ok(set) => set.revisions.clone(),
+        Err(_) => crate::suite::builtin_revisions(),
+    };
+    external_target(line, settings.mode, revisions).map_err(|error| {
+        let message = match error {
+            TargetError::Command(error) => error.to_string(),
+            TargetError::Unavailable(unavailable) => text::unavailable(&unavailable),
+        };
+        Trial::test("validator::start", move || Err(Failed::from(message)))
+    })
+}
+
+/// Without the `external` feature the trials call `validator`:
+/// [`Settings::from_variables`] refuses an external validator
+/// ([`EnvironmentProblem::ExternalFeatureOff`]), so no settings that get
+/// this far name one.
+#[cfg(not(feature = "external"))]
+fn target(
+    validator: Arc<dyn Validator>,
+    settings: &Settings,
+    _set: &Result<SuiteSet, SuiteError>,
+) -> Result<Target, Trial> {
+    debug_assert!(settings.validator.is_none(), "{settings:?}");
+    Ok(Target::in_process(validator))
 }
 
 /// What the test binary takes from its environment.
@@ -182,7 +210,7 @@ pub struct Settings {
     /// built-in suite.
     pub suite_dir: Option<PathBuf>,
     /// `MCPDESC_VALIDATOR`: an external validator's command line, or `None`
-    /// for the in-process validator.
+    /// for the in-process validator. Only the `external` feature runs one.
     pub validator: Option<String>,
     /// `MCPDESC_VALIDATOR_ONESHOT`: how the external validator runs.
     pub mode: Mode,
@@ -228,6 +256,14 @@ pub enum EnvironmentProblem {
     /// The value is not UTF-8.
     #[error("{0} is not UTF-8")]
     NotUtf8(String),
+    /// An external validator is named, but the harness was built without
+    /// its `external` feature, which runs them.
+    #[error(
+        "`{0}` names an external validator, but mcpdesc-conformance was built without its \
+         `external` feature, which runs them: add `features = [\"external\"]` to its \
+         dev-dependency in Cargo.toml"
+    )]
+    ExternalFeatureOff(String),
     /// The validator command line does not split into words.
     #[error("`{given}`: {error}")]
     Command {
@@ -262,7 +298,8 @@ impl Settings {
     /// UTF-8 (except a suite folder), a level that is not `verdict`,
     /// `rules` or `exact`, a one-shot switch that is not `0` or `1` (or is
     /// `1` with no external validator), a validator command line that does
-    /// not split into words.
+    /// not split into words, or any validator command line when the harness
+    /// is built without its `external` feature.
     pub fn from_variables(
         variables: impl IntoIterator<Item = (OsString, OsString)>,
     ) -> Result<Settings, Vec<EnvironmentError>> {
@@ -320,6 +357,7 @@ impl Settings {
         let text = || escape::line(given).into_owned();
         match variable {
             VALIDATOR_VARIABLE if given.trim().is_empty() => {}
+            #[cfg(feature = "external")]
             VALIDATOR_VARIABLE => match split_command(given) {
                 Ok(_) => self.validator = Some(given.to_owned()),
                 Err(error) => {
@@ -329,6 +367,14 @@ impl Settings {
                     });
                 }
             },
+            #[cfg(not(feature = "external"))]
+            VALIDATOR_VARIABLE => {
+                // Kept all the same, so that a one-shot switch beside it is
+                // not also reported as naming no validator: settings are
+                // never returned with an error.
+                self.validator = Some(given.to_owned());
+                return Err(EnvironmentProblem::ExternalFeatureOff(text()));
+            }
             ONESHOT_VARIABLE => match given {
                 "1" => *oneshot = true,
                 "0" => *oneshot = false,
@@ -345,11 +391,13 @@ impl Settings {
 }
 
 /// Why the external validator a test binary was pointed at cannot be used.
+#[cfg(feature = "external")]
 enum TargetError {
     Command(CommandError),
     Unavailable(Unavailable),
 }
 
+#[cfg(feature = "external")]
 fn external_target(line: &str, mode: Mode, revisions: Revisions) -> Result<Target, TargetError> {
     let argv = split_command(line).map_err(TargetError::Command)?;
     Pool::start(ExternalValidator::new(argv, mode, revisions))
@@ -367,7 +415,8 @@ impl Target {
         Target(Box::new(InProcess::new(validator)))
     }
 
-    /// An external validator's processes.
+    /// An external validator's processes (with the `external` feature).
+    #[cfg(feature = "external")]
     pub fn external(pool: Pool) -> Target {
         Target(Box::new(pool))
     }
@@ -513,6 +562,42 @@ mod tests {
             None
         );
         assert_eq!(one_fixture(&arguments(&[])), None);
+    }
+
+    /// Without the `external` feature, an external validator in the
+    /// environment is an error that says how to turn the feature on, not a
+    /// variable the binary ignores (and runs the in-process validator in
+    /// its place); the one-shot switch beside it is not blamed too.
+    #[cfg(not(feature = "external"))]
+    #[test]
+    fn an_external_validator_without_the_external_feature_says_how_to_turn_it_on() {
+        let variables = || {
+            [
+                (VALIDATOR_VARIABLE, "./adapter --stdio"),
+                (ONESHOT_VARIABLE, "1"),
+            ]
+            .map(|(name, value)| (OsString::from(name), OsString::from(value)))
+        };
+        let errors = Settings::from_variables(variables()).unwrap_err();
+        assert_eq!(
+            errors,
+            [EnvironmentError {
+                variable: VALIDATOR_VARIABLE.to_owned(),
+                problem: EnvironmentProblem::ExternalFeatureOff("./adapter --stdio".to_owned()),
+            }]
+        );
+        assert_eq!(
+            errors[0].to_string(),
+            "MCPDESC_VALIDATOR: `./adapter --stdio` names an external validator, but \
+             mcpdesc-conformance was built without its `external` feature, which runs them: \
+             add `features = [\"external\"]` to its dev-dependency in Cargo.toml"
+        );
+        let validator: Arc<dyn Validator> = Arc::new(mcpdesc_validator::ReferenceValidator::new());
+        let names: Vec<String> = trials_for(validator, variables(), None)
+            .iter()
+            .map(|trial| trial.name().to_owned())
+            .collect();
+        assert_eq!(names, ["environment::MCPDESC_VALIDATOR"]);
     }
 
     /// A process that runs one case builds that fixture's trials alone,

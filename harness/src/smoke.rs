@@ -1,5 +1,6 @@
 //! `smoke`: a few cases that tell an adapter author, in plain words, what
-//! their adapter does wrong and what to do about it.
+//! their adapter does wrong and what to do about it. Needs the `external`
+//! feature, since it runs the adapter.
 
 use std::collections::BTreeSet;
 

@@ -11,25 +11,27 @@
 //!
 //! Every validator process the harness starts registers its group here while it
 //! lives, whether or not a handler is installed.
+//!
+//! Handling signals ([`install`], [`SIGNALS`]) needs the `external` feature
+//! (on by default). Without it no handler can be installed, so
+//! [`received`] stays `None`; [`Interruption`] is there all the same, since
+//! reports written by a harness that had it carry one.
 
-use std::collections::BTreeSet;
-use std::io;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
-
-/// The signals that interrupt a run.
-pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+#[cfg(feature = "external")]
+pub use signals::{SIGNALS, install};
+#[cfg(feature = "external")]
+pub(crate) use signals::{register, unregister};
 
 /// The first interrupting signal received, or 0.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
-/// The process groups of the validators alive now.
-static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// The names of the signals that interrupt a run, by number. POSIX gives
+/// these three the same numbers everywhere, so they are named here without
+/// asking the platform through `nix`, which only running external
+/// validators needs.
+const NAMES: [(i32, &str); 3] = [(1, "SIGHUP"), (2, "SIGINT"), (15, "SIGTERM")];
 
 /// An interrupting signal, by number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,40 +41,23 @@ pub struct Interruption {
 }
 
 impl Interruption {
-    /// The signal's name, such as `SIGINT`.
+    /// The signal's name, such as `SIGINT`: one of the signals that
+    /// interrupt a run, or `signal N` for any other number (which only a
+    /// report written by hand can hold).
     pub fn name(self) -> String {
-        Signal::try_from(self.signal)
-            .map_or_else(|_| format!("signal {}", self.signal), |s| s.to_string())
+        NAMES
+            .iter()
+            .find(|(signal, _)| *signal == self.signal)
+            .map_or_else(
+                || format!("signal {}", self.signal),
+                |(_, name)| (*name).to_owned(),
+            )
     }
 
     /// The exit status of an interrupted harness: 128 + the signal number.
     pub fn exit_code(self) -> u8 {
         u8::try_from(128 + self.signal).unwrap_or(u8::MAX)
     }
-}
-
-/// Handles [`SIGNALS`] from now on, on a thread of its own.
-///
-/// # Errors
-///
-/// The error of registering the handlers.
-pub fn install() -> io::Result<()> {
-    let mut signals = Signals::new(SIGNALS)?;
-    std::thread::Builder::new()
-        .name("signals".to_owned())
-        .spawn(move || {
-            for signal in signals.forever() {
-                let first = RECEIVED
-                    .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_ok();
-                kill_all();
-                if !first {
-                    // Asked twice: the user wants out now, report or not.
-                    std::process::exit(128 + signal);
-                }
-            }
-        })?;
-    Ok(())
 }
 
 /// The interruption, once a signal has arrived.
@@ -83,39 +68,101 @@ pub fn received() -> Option<Interruption> {
     }
 }
 
-/// Records a live validator's process group. Returns `false` when the run
-/// is already interrupted: the caller must kill the group itself, since the
-/// handler may have finished its sweep before the group was recorded.
-pub(crate) fn register(group: u32) -> bool {
-    let Ok(group) = i32::try_from(group) else {
-        return received().is_none();
-    };
-    let mut groups = GROUPS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    groups.insert(group);
-    // Checked under the lock: the handler sets the flag before it takes the
-    // lock, so either it sees this group or this sees its flag.
-    received().is_none()
-}
+/// The handler, and the validators' process groups it kills.
+#[cfg(feature = "external")]
+mod signals {
+    use std::collections::BTreeSet;
+    use std::io;
+    use std::sync::Mutex;
+    use std::sync::atomic::Ordering;
 
-/// Forgets a validator's process group; called before the group leader is
-/// reaped, so that a recorded ID never names someone else's group.
-pub(crate) fn unregister(group: u32) {
-    if let Ok(group) = i32::try_from(group) {
-        GROUPS
+    use nix::sys::signal::{Signal, killpg};
+    use nix::unistd::Pid;
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
+
+    use super::{RECEIVED, received};
+
+    /// The signals that interrupt a run. Needs the `external` feature.
+    pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+    /// The process groups of the validators alive now.
+    static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+    /// Handles [`SIGNALS`] from now on, on a thread of its own. Needs the
+    /// `external` feature.
+    ///
+    /// # Errors
+    ///
+    /// The error of registering the handlers.
+    pub fn install() -> io::Result<()> {
+        let mut signals = Signals::new(SIGNALS)?;
+        std::thread::Builder::new()
+            .name("signals".to_owned())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    let first = RECEIVED
+                        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok();
+                    kill_all();
+                    if !first {
+                        // Asked twice: the user wants out now, report or not.
+                        std::process::exit(128 + signal);
+                    }
+                }
+            })?;
+        Ok(())
+    }
+
+    /// Records a live validator's process group. Returns `false` when the run
+    /// is already interrupted: the caller must kill the group itself, since the
+    /// handler may have finished its sweep before the group was recorded.
+    pub(crate) fn register(group: u32) -> bool {
+        let Ok(group) = i32::try_from(group) else {
+            return received().is_none();
+        };
+        let mut groups = GROUPS
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&group);
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        groups.insert(group);
+        // Checked under the lock: the handler sets the flag before it takes the
+        // lock, so either it sees this group or this sees its flag.
+        received().is_none()
+    }
+
+    /// Forgets a validator's process group; called before the group leader is
+    /// reaped, so that a recorded ID never names someone else's group.
+    pub(crate) fn unregister(group: u32) {
+        if let Ok(group) = i32::try_from(group) {
+            GROUPS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&group);
+        }
+    }
+
+    fn kill_all() {
+        let groups = GROUPS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &group in groups.iter() {
+            // The group may have ended already; there is nothing else to do.
+            let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+        }
     }
 }
 
-fn kill_all() {
-    let groups = GROUPS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for &group in groups.iter() {
-        // The group may have ended already; there is nothing else to do.
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+#[cfg(all(test, feature = "external"))]
+mod tests {
+    use super::{Interruption, SIGNALS};
+
+    /// The names written without the platform's help are the platform's.
+    #[test]
+    fn the_interrupting_signals_are_named_as_the_platform_names_them() {
+        for signal in SIGNALS {
+            let platform = nix::sys::signal::Signal::try_from(signal).unwrap();
+            assert_eq!(Interruption { signal }.name(), platform.to_string());
+        }
+        assert_eq!(Interruption { signal: 9 }.name(), "signal 9");
     }
 }

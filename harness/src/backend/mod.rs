@@ -4,10 +4,16 @@
 //! one-shot), which speak the stdio contract through a process module of
 //! the crate's own and [`wire`]. How a validator fails is [`failure`] data; [`interrupt`] stops
 //! a run on a signal and kills every validator it started.
+//!
+//! Starting, signalling and killing processes needs the `external` feature
+//! (on by default); without it only the in-process backend runs, and the
+//! data that reports carry about external validators (failures, the wire
+//! format's errors, interruptions) stays.
 
 pub mod external;
 pub mod failure;
 pub mod interrupt;
+#[cfg(feature = "external")]
 pub(crate) mod process;
 pub mod schedule;
 pub mod wire;

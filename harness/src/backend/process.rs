@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::backend::external::CommandError;
 use crate::backend::lock;
 use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
 
@@ -33,21 +34,9 @@ const STDERR_SETTLE: Duration = Duration::from_millis(250);
 /// go.
 const WRITE_BATCH: usize = 1 << 20;
 
-/// A validator command line that does not split into words.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CommandError {
-    /// It has no words at all.
-    #[error("the validator command is empty")]
-    Empty,
-    /// A quote is not closed, or the line ends in a lone backslash.
-    #[error("`{0}` has a quote that is not closed or ends in a lone backslash")]
-    Unbalanced(String),
-}
-
 /// Splits a command line into words, the way a POSIX shell would for plain
 /// words, single quotes, double quotes, backslashes and `#` comments (no
-/// expansion: `$HOME` stays as written).
+/// expansion: `$HOME` stays as written). Needs the `external` feature.
 ///
 /// # Errors
 ///

@@ -11,6 +11,7 @@ use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
 use crate::backend::failure::Failure;
 use crate::backend::interrupt;
+use crate::backend::lock;
 use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
@@ -317,9 +318,7 @@ impl Gate {
     }
 
     fn lock(&self) -> MutexGuard<'_, GateState> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.state)
     }
 
     /// Waits for room for one more call, and admits up to `wanted` (at

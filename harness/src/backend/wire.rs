@@ -336,6 +336,7 @@ fn seq_of(object: &Map<String, Value>) -> Seq {
 ///
 /// What is wrong with the line when it is not a reply object at all (not
 /// JSON, not an object, too many diagnostics): then it names no request.
+#[cfg(feature = "external")]
 pub(crate) fn decode_session_reply(
     text: &str,
     max_diagnostics: usize,

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
-use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
+use crate::backend::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
 use crate::emit::escape;
 use crate::judge::compare::Level;
 use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unclaimed};
@@ -290,8 +290,9 @@ pub(crate) fn outcome_line(outcome: &Outcome) -> Option<String> {
 }
 
 /// What went wrong, and the last lines of the validator's stderr under it
-/// (for `smoke`, which indents the whole).
-pub(crate) fn failure_with_stderr(failure: &Failure) -> String {
+/// (for `smoke`, which indents the whole, and `diff`).
+#[cfg(any(feature = "external", feature = "reports"))]
+pub(crate) fn failure_with_stderr(failure: &crate::backend::failure::Failure) -> String {
     let mut text = failure_text(&failure.kind);
     let stderr = failure.stderr.trim_end();
     if !stderr.is_empty() {

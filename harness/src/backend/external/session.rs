@@ -538,7 +538,7 @@ fn start_process(validator: &ExternalValidator) -> Result<Live, Failure> {
 }
 
 /// How long a validator may take to exit after `stop` before its process
-/// group is killed.
+/// group is killed. Needs the `external` feature.
 pub const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// When validators sent `stop` now must have exited: after [`STOP_GRACE`],
