@@ -9,6 +9,8 @@ use mcpdesc_protocol::{
 };
 use mcpdesc_validator::ReferenceValidator;
 use serde_json::Value;
+use serde_json::value::RawValue;
+use std::sync::Arc;
 
 /// Serves a session on stdin and stdout until `stop` or the end of input.
 ///
@@ -26,6 +28,7 @@ pub fn session() -> anyhow::Result<()> {
     let mut stdin = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = String::new();
+    let mut last = LastDocument::default();
     loop {
         // Before a read that may block: a harness waiting for these
         // replies sends nothing more until it has them.
@@ -39,7 +42,7 @@ pub fn session() -> anyhow::Result<()> {
         if line.trim().is_empty() {
             continue;
         }
-        if let Some((seq, request)) = validate_line(&line) {
+        if let Some((seq, request)) = validate_line(&line, &mut last) {
             let reply = ReplyMessage {
                 seq,
                 reply: validator.validate(&request),
@@ -88,34 +91,67 @@ pub fn session() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The document of the last `validate` line: its JSON text and its value.
+///
+/// A harness asks about each document once per revision, one request after
+/// the other, and reading the document is most of a request's cost (more
+/// than validating it): a document whose text is the same as the last one's
+/// is not read again.
+#[derive(Debug, Default)]
+struct LastDocument {
+    text: String,
+    value: Option<Arc<Value>>,
+}
+
+impl LastDocument {
+    /// The value of the document whose JSON text is `text`.
+    fn value_of(&mut self, text: &str) -> Option<Arc<Value>> {
+        match &self.value {
+            Some(value) if self.text == text => Some(Arc::clone(value)),
+            _ => {
+                let value = Arc::new(serde_json::from_str::<Value>(text).ok()?);
+                self.text.clear();
+                self.text.push_str(text);
+                self.value = Some(Arc::clone(&value));
+                Some(value)
+            }
+        }
+    }
+}
+
+/// The members of a `validate` line, the document left as JSON text.
+/// Other members are ignored, as in a [`Command`].
+#[derive(Debug, serde::Deserialize)]
+struct ValidateLine<'a> {
+    cmd: String,
+    seq: u64,
+    case: String,
+    specification: String,
+    revision: String,
+    #[serde(borrow)]
+    document: &'a RawValue,
+}
+
 /// A `validate` line read in one pass, or `None` for any other line (read
 /// again as a [`Command`], which also explains what is wrong). Reading it
-/// as a `Command` costs twice as much: its `cmd` tag and flattened request
-/// make serde buffer the whole line, document included, before reading it
-/// again, and the document is most of the line.
-fn validate_line(line: &str) -> Option<(u64, ValidateRequest)> {
-    let Ok(Value::Object(mut object)) = serde_json::from_str::<Value>(line) else {
-        return None;
-    };
-    if object.get("cmd")?.as_str()? != "validate" {
+/// as a `Command` costs more than twice as much: its `cmd` tag and
+/// flattened request make serde buffer the whole line, document included,
+/// before reading it again, and the document is read even when it is the
+/// one the line before sent.
+fn validate_line(line: &str, last: &mut LastDocument) -> Option<(u64, ValidateRequest)> {
+    let line: ValidateLine<'_> = serde_json::from_str(line).ok()?;
+    if line.cmd != "validate" {
         return None;
     }
-    let seq = object.get("seq")?.as_u64()?;
-    let text = |object: &mut serde_json::Map<String, Value>, key: &str| match object.remove(key) {
-        Some(Value::String(text)) => Some(text),
-        _ => None,
-    };
-    let case = text(&mut object, "case")?;
-    let specification = text(&mut object, "specification")?;
-    let revision = text(&mut object, "revision")?.parse().ok()?;
-    let document = object.remove("document")?;
+    let revision = line.revision.parse().ok()?;
+    let document = last.value_of(line.document.get())?;
     Some((
-        seq,
+        line.seq,
         ValidateRequest {
-            case,
-            specification,
+            case: line.case,
+            specification: line.specification,
             revision,
-            document: std::sync::Arc::new(document),
+            document,
         },
     ))
 }
@@ -168,5 +204,49 @@ fn known() -> Result<Revisions, String> {
         Ok(list) => serde_json::from_str(&list)
             .map_err(|error| format!("MCPDESC_REVISIONS is not a list of revisions: {error}")),
         Err(_) => Ok(mcpdesc_validator::suite_revisions()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(seq: u64, revision: &str, document: &str) -> String {
+        format!(
+            r#"{{"cmd":"validate","seq":{seq},"case":"c","specification":"0.9.0","revision":"{revision}","extra":[1],"document":{document}}}"#
+        )
+    }
+
+    #[test]
+    fn a_document_sent_again_is_read_once_and_any_other_is_read_anew() {
+        let mut last = LastDocument::default();
+        let (seq, first) =
+            validate_line(&line(1, "2025-06-18", r#"{"a": [1]}"#), &mut last).unwrap();
+        assert_eq!(seq, 1);
+        assert_eq!(*first.document, serde_json::json!({"a": [1]}));
+        assert_eq!(first.revision.to_string(), "2025-06-18");
+        let (_, again) = validate_line(&line(2, "2025-11-25", r#"{"a": [1]}"#), &mut last).unwrap();
+        assert!(Arc::ptr_eq(&first.document, &again.document));
+        let (_, other) = validate_line(&line(3, "2025-11-25", r#"{"a": [2]}"#), &mut last).unwrap();
+        assert_eq!(*other.document, serde_json::json!({"a": [2]}));
+        // The same value written otherwise is another text, read anew.
+        let (_, spaced) = validate_line(&line(4, "2025-11-25", r#"{"a":[2]}"#), &mut last).unwrap();
+        assert!(!Arc::ptr_eq(&other.document, &spaced.document));
+        assert_eq!(other.document, spaced.document);
+    }
+
+    #[test]
+    fn other_lines_are_left_to_the_command_reader() {
+        let mut last = LastDocument::default();
+        for text in [
+            r#"{"cmd":"start","protocol":1}"#,
+            r#"{"cmd":"validate","seq":-1,"case":"c","specification":"0.9.0","revision":"2025-06-18","document":{}}"#,
+            r#"{"cmd":"validate","seq":1,"case":"c","specification":"0.9.0","revision":"June","document":{}}"#,
+            r#"{"cmd":"validate","seq":1,"case":"c","specification":"0.9.0","revision":"2025-06-18"}"#,
+            r#"{"cmd":"validate","seq":1,"case":"c","specification":"0.9.0","revision":"2025-06-18","document":{"a":}}"#,
+            "[]",
+        ] {
+            assert!(validate_line(text, &mut last).is_none(), "{text}");
+        }
     }
 }
