@@ -353,7 +353,16 @@ impl Session {
                 Ok(reply) => {
                     if let Some(pending) = state.pending.remove(&seq) {
                         state.resolved.insert(seq, Resolution::Answered(Ok(reply)));
-                        pending.wake.notify_one();
+                        // Its caller collects a batch's replies in one go:
+                        // woken for each, it would sleep again at once, a
+                        // pair of context switches per case for nothing.
+                        let batch_done = !state
+                            .pending
+                            .values()
+                            .any(|other| Arc::ptr_eq(&other.wake, &pending.wake));
+                        if batch_done {
+                            pending.wake.notify_one();
+                        }
                     }
                     return;
                 }
