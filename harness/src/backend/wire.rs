@@ -341,8 +341,68 @@ pub(crate) fn decode_session_reply(
     text: &str,
     max_diagnostics: usize,
 ) -> Result<(Seq, Result<Reply, WireError>), WireError> {
+    if let Some(common) = common_reply(text, max_diagnostics) {
+        return Ok(common);
+    }
     let object = bounded_object_of(text, max_diagnostics)?;
     Ok((seq_of(&object), decode_answer(&object)))
+}
+
+/// A session reply in its common form, read in one pass: a plain `seq` and
+/// `diagnostics` that all pass the checks, and neither `skipped` nor
+/// `error`. Anything else (a duplicate key, a bad diagnostic, more than
+/// `max_diagnostics`) gives `None`, and the strict reading above, which
+/// explains what is wrong, decides: this only skips building the reply as
+/// a JSON value first, the costliest part of reading a good reply.
+#[cfg(feature = "external")]
+fn common_reply(text: &str, max_diagnostics: usize) -> Option<(Seq, Result<Reply, WireError>)> {
+    /// Whether a member is there, whatever its value (even `null`).
+    #[derive(Default)]
+    struct Present(bool);
+
+    impl<'de> serde::Deserialize<'de> for Present {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            serde::de::IgnoredAny::deserialize(deserializer).map(|_| Present(true))
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    struct CommonReply {
+        seq: u64,
+        diagnostics: Vec<CommonDiagnostic>,
+        #[serde(default)]
+        skipped: Present,
+        #[serde(default)]
+        error: Present,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct CommonDiagnostic {
+        rule: String,
+        path: String,
+        severity: Severity,
+        #[serde(default)]
+        message: Option<String>,
+    }
+
+    let reply: CommonReply = serde_json::from_str(text).ok()?;
+    if reply.skipped.0 || reply.error.0 || reply.diagnostics.len() > max_diagnostics {
+        return None;
+    }
+    let diagnostics = reply
+        .diagnostics
+        .into_iter()
+        .map(|diagnostic| {
+            check_pointer(&diagnostic.path).ok()?;
+            Some(Diagnostic {
+                rule: diagnostic.rule,
+                path: diagnostic.path,
+                severity: diagnostic.severity,
+                message: diagnostic.message,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((Seq::Number(reply.seq), Ok(Reply::Diagnostics(diagnostics))))
 }
 
 /// The one answer of a case reply: `diagnostics`, `skipped` or `error`.
@@ -800,6 +860,57 @@ mod tests {
         ) {
             let line = format!("{{\"seq\":{seq},\"{key}\":{body}}}");
             let _ = decode_reply(&line, Some(1));
+        }
+    }
+}
+
+#[cfg(all(test, feature = "external"))]
+mod common {
+    use super::*;
+
+    /// The strict reading alone, as before the common form was read apart.
+    fn strict(text: &str, max: usize) -> Result<(Seq, Result<Reply, WireError>), WireError> {
+        let object = bounded_object_of(text, max)?;
+        Ok((seq_of(&object), decode_answer(&object)))
+    }
+
+    #[test]
+    fn the_common_form_reads_as_the_strict_reading_does_and_only_it() {
+        let read_apart = [
+            r#"{"seq": 4, "diagnostics": []}"#,
+            r#"{"diagnostics": [{"rule": "r", "path": "", "severity": "error"}], "seq": 4}"#,
+            r#"{"seq": 4, "extra": {"x": [1]}, "diagnostics": [{"rule": "r", "path": "/a~1b/0", "severity": "warning", "message": "m", "more": 1}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "ré", "path": "/a", "severity": "error", "message": null}]}"#,
+        ];
+        let left_to_strict = [
+            r#"{"seq": 4, "diagnostics": [], "skipped": null}"#,
+            r#"{"seq": 4, "diagnostics": [], "error": {"message": "m"}}"#,
+            r#"{"seq": 4, "seq": 5, "diagnostics": []}"#,
+            r#"{"seq": 4.0, "diagnostics": []}"#,
+            r#"{"seq": -4, "diagnostics": []}"#,
+            r#"{"seq": "4", "diagnostics": []}"#,
+            r#"{"diagnostics": []}"#,
+            r#"{"seq": 4, "diagnostics": {}}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "path": "a", "severity": "error"}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "path": "/~2", "severity": "error"}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "path": "/a", "severity": "Error"}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": 1, "path": "/a", "severity": "error"}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "path": "/a", "severity": "error", "message": 2}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "rule": "s", "path": "/a", "severity": "error"}]}"#,
+            r#"{"seq": 4, "diagnostics": [{"rule": "r", "path": "/a", "severity": "error"}, {"rule": "r", "path": "/b", "severity": "error"}, {"rule": "r", "path": "/c", "severity": "error"}]}"#,
+            r#"{"seq": 4, "skipped": {"reason": "no"}}"#,
+            r#"{"seq": 4, "diagnostics": []} x"#,
+            "[]",
+        ];
+        for text in read_apart {
+            let common = common_reply(text, 2);
+            assert!(common.is_some(), "{text}");
+            assert_eq!(Ok(common.unwrap()), strict(text, 2), "{text}");
+            assert_eq!(decode_session_reply(text, 2), strict(text, 2), "{text}");
+        }
+        for text in left_to_strict {
+            assert!(common_reply(text, 2).is_none(), "{text}");
+            assert_eq!(decode_session_reply(text, 2), strict(text, 2), "{text}");
         }
     }
 }
