@@ -382,6 +382,10 @@ impl Process {
     pub fn finish(&self, deadline: Instant) -> Option<ExitStatus> {
         self.close_input();
         let mut status = None;
+        // A validator told to stop usually exits within a millisecond: look
+        // again soon at first, then less and less often, so that ending a
+        // short run costs no fixed pause.
+        let mut pause = Duration::from_micros(100);
         while Instant::now() < deadline {
             // The validator's own status: its group may still hold processes
             // it started, which the kill below ends.
@@ -390,7 +394,10 @@ impl Process {
                     status = Some(exit);
                     break;
                 }
-                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Ok(None) => {
+                    thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
                 Err(_) => break,
             }
         }
