@@ -511,18 +511,23 @@ fn load_expectation(
         }
         _ => {}
     }
-    // Where each finding is in the file, for the messages below.
-    let locations = tree
-        .document(path, bytes, mcpdesc_source::Format::Yaml)
-        .map(|document| document.locations)
-        .unwrap_or_default();
+    // Where each finding is in the file, for the messages below: read
+    // only for a file that has a problem, which is rare.
+    let locations = std::cell::OnceCell::new();
+    let locations = || {
+        locations.get_or_init(|| {
+            tree.document(path, bytes, mcpdesc_source::Format::Yaml)
+                .map(|document| document.locations)
+                .unwrap_or_default()
+        })
+    };
     let mut problems = Vec::new();
     for (revision, findings) in &expectation.revisions {
         for (index, finding) in findings.iter().enumerate() {
             let mut report = |message: String| {
                 problems.push(SuiteProblem {
                     file: display.clone(),
-                    position: locations.get(&format!("/revisions/{revision}/{index}")),
+                    position: locations().get(&format!("/revisions/{revision}/{index}")),
                     message: format!(
                         "{revision}: {} at {:?}: {message}",
                         finding.rule, finding.path
