@@ -234,31 +234,27 @@ pub fn compiled_plan(root: &Path, pending: &[Change]) -> Result<Vec<Change>, Com
         return Ok(Vec::new());
     }
     let tree = SuiteTree::from_dir(root)?;
-    let mut wanted = BTreeMap::new();
-    for (name, bytes) in tree.under("") {
-        if !compiled::has_twin(name) {
-            continue;
-        }
-        let pending = pending.iter().find(|change| change.path == name);
-        let bytes = match pending {
-            Some(Change { new: None, .. }) => continue,
-            Some(Change {
-                new: Some(text), ..
-            }) => text.as_bytes(),
-            None => bytes,
+    // The tree's YAML files as they will be once `pending` is written.
+    let mut sources: BTreeMap<&str, &[u8]> = tree
+        .under("")
+        .filter(|(name, _)| compiled::has_twin(name))
+        .collect();
+    for change in pending
+        .iter()
+        .filter(|change| compiled::has_twin(&change.path))
+    {
+        match &change.new {
+            Some(text) => sources.insert(&change.path, text.as_bytes()),
+            None => sources.remove(change.path.as_str()),
         };
-        if let Ok(twin) = compiled::compile(&tree.display_path(name), bytes) {
-            wanted.insert(compiled::twin_path(name), twin);
-        }
     }
-    for change in pending {
-        if let (Some(text), None) = (&change.new, tree.get(&change.path))
-            && compiled::has_twin(&change.path)
-            && let Ok(twin) = compiled::compile(&tree.display_path(&change.path), text.as_bytes())
-        {
-            wanted.insert(compiled::twin_path(&change.path), twin);
-        }
-    }
+    let wanted: BTreeMap<String, String> = sources
+        .into_iter()
+        .filter_map(|(name, bytes)| {
+            let twin = compiled::compile(&tree.display_path(name), bytes).ok()?;
+            Some((compiled::twin_path(name), twin))
+        })
+        .collect();
     let mut present = BTreeMap::new();
     for entry in walkdir::WalkDir::new(&folder).sort_by_file_name() {
         let entry = entry.map_err(|error| {

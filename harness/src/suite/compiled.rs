@@ -114,11 +114,27 @@ pub(crate) fn document(twin: &[u8], source: &[u8]) -> Option<Document> {
     })
 }
 
+/// Reads the YAML file `display` (whose bytes are `bytes`) into `T`: from
+/// its `twin` when it has an up-to-date one, else with the strict YAML
+/// reader.
+///
+/// # Errors
+///
+/// A [`LoadError`] with file, line and column.
+pub(crate) fn yaml_data<T: DeserializeOwned>(
+    display: &str,
+    twin: Option<&[u8]>,
+    bytes: &[u8],
+) -> Result<T, LoadError> {
+    twin.and_then(|twin| data(display, twin, bytes))
+        .unwrap_or_else(|| mcpdesc_source::parse_yaml(display, bytes))
+}
+
 /// The typed data of a YAML file (a catalog, an expectation), read from its
 /// twin: `None` as for [`document`], `Some(Err)` when the value does not
 /// have the shape `T` expects (placed at the file's start: the YAML
 /// reader, which the fallback uses, gives the exact place).
-pub(crate) fn data<T: DeserializeOwned>(
+fn data<T: DeserializeOwned>(
     display: &str,
     twin: &[u8],
     source: &[u8],

@@ -94,10 +94,8 @@ pub(crate) fn builtin_yaml_data<T: DeserializeOwned>(
     name: &str,
     bytes: &[u8],
 ) -> Result<T, LoadError> {
-    builtin_twins()
-        .find(|(source, _)| *source == name)
-        .and_then(|(_, twin)| compiled::data(name, twin, bytes))
-        .unwrap_or_else(|| mcpdesc_source::parse_yaml(name, bytes))
+    let twin = builtin_twins().find(|(source, _)| *source == name);
+    compiled::yaml_data(name, twin.map(|(_, twin)| twin), bytes)
 }
 
 impl SuiteTree {
@@ -287,11 +285,11 @@ impl SuiteTree {
         name: &str,
         bytes: &[u8],
     ) -> Result<T, LoadError> {
-        let display = self.display_path(name);
-        self.twins
-            .get(name)
-            .and_then(|twin| compiled::data(&display, twin, bytes))
-            .unwrap_or_else(|| mcpdesc_source::parse_yaml(&display, bytes))
+        compiled::yaml_data(
+            &self.display_path(name),
+            self.twins.get(name).copied(),
+            bytes,
+        )
     }
 
     /// Loads the document `name` of the tree (whose bytes are `bytes`): a
