@@ -476,11 +476,7 @@ impl ComparisonRecord {
     /// The findings the validator reported, as far as the report keeps
     /// them: the expected ones it did not miss, and the unexpected ones.
     pub fn reported(&self) -> Findings {
-        self.expected
-            .difference(&self.missing)
-            .chain(&self.unexpected)
-            .cloned()
-            .collect()
+        crate::judge::compare::reported(&self.expected, &self.missing, &self.unexpected)
     }
 
     /// Whether the report kept every reported finding.

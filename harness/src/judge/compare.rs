@@ -204,12 +204,18 @@ impl Comparison {
     /// validator reported, and the unexpected ones kept. All of them when
     /// `unexpected_count` does not exceed [`KEPT_DIFFERENCES`].
     pub fn reported(&self) -> Findings {
-        self.expected
-            .difference(&self.missing)
-            .chain(&self.unexpected)
-            .cloned()
-            .collect()
+        reported(&self.expected, &self.missing, &self.unexpected)
     }
+}
+
+/// The findings a validator reported, rebuilt from a comparison's parts:
+/// the expected ones it did not miss, and the unexpected ones.
+pub(crate) fn reported(expected: &Findings, missing: &Findings, unexpected: &Findings) -> Findings {
+    expected
+        .difference(missing)
+        .chain(unexpected)
+        .cloned()
+        .collect()
 }
 
 fn has_error(findings: &Findings) -> bool {
