@@ -13,6 +13,9 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "src/hash.rs"]
+mod hash;
+
 const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 
 /// The folder of the suite's compiled form: a JSON twin of each YAML file,
@@ -27,34 +30,66 @@ fn main() {
     fs::write(out.join("embedded_suite.rs"), embed(&root, &PARTS)).expect("OUT_DIR is writable");
     fs::write(out.join("embedded_compiled.rs"), embed(&root, &[COMPILED]))
         .expect("OUT_DIR is writable");
+    fs::write(out.join("embedded_hashes.rs"), hashes(&root, &PARTS)).expect("OUT_DIR is writable");
+}
+
+/// The Rust expression of a `&[(&str, &str)]` giving the
+/// [`hash::source_hash`] of every YAML file under the folders `parts` of
+/// `root`, sorted by path: a test process then tells an up-to-date twin
+/// without hashing the file at run time.
+fn hashes(root: &Path, parts: &[&str]) -> String {
+    let mut hashes: Vec<(String, String)> = files(root, parts)
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "yaml")
+        })
+        .map(|path| {
+            let bytes = fs::read(&path).expect("the suite tree is readable");
+            (relative_name(root, &path), hash::source_hash(&bytes))
+        })
+        .collect();
+    hashes.sort();
+    let mut generated = String::from("&[\n");
+    for (name, hash) in hashes {
+        writeln!(generated, "    ({name:?}, {hash:?}),").expect("writing to a String");
+    }
+    generated.push(']');
+    generated
+}
+
+/// Every regular file under the folders `parts` of `root`, in order of
+/// `parts` and sorted by path within each.
+fn files<'a>(root: &'a Path, parts: &'a [&str]) -> impl Iterator<Item = PathBuf> + 'a {
+    parts.iter().flat_map(move |part| {
+        let dir = root.join(part);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        dir.is_dir()
+            .then(|| {
+                walkdir::WalkDir::new(&dir)
+                    .sort_by_file_name()
+                    .follow_links(false)
+                    .into_iter()
+                    .map(|entry| entry.expect("the suite tree is readable"))
+                    .filter(|entry| entry.file_type().is_file())
+                    .map(walkdir::DirEntry::into_path)
+            })
+            .into_iter()
+            .flatten()
+    })
 }
 
 /// The Rust expression of a `&[(&str, &[u8])]` listing every regular file
 /// under the folders `parts` of `root`, sorted by path within each.
 fn embed(root: &Path, parts: &[&str]) -> String {
     let mut generated = String::from("&[\n");
-    for part in parts {
-        let dir = root.join(part);
-        println!("cargo:rerun-if-changed={}", dir.display());
-        if !dir.is_dir() {
-            continue;
-        }
-        let walk = walkdir::WalkDir::new(&dir)
-            .sort_by_file_name()
-            .follow_links(false);
-        for entry in walk {
-            let entry = entry.expect("the suite tree is readable");
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let relative = relative_name(root, entry.path());
-            let absolute = entry.path().display().to_string();
-            writeln!(
-                generated,
-                "    ({relative:?}, include_bytes!({absolute:?})),"
-            )
-            .expect("writing to a String");
-        }
+    for path in files(root, parts) {
+        let relative = relative_name(root, &path);
+        let absolute = path.display().to_string();
+        writeln!(
+            generated,
+            "    ({relative:?}, include_bytes!({absolute:?})),"
+        )
+        .expect("writing to a String");
     }
     generated.push(']');
     generated

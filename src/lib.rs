@@ -27,3 +27,61 @@ pub const REVISIONS: &str = include_str!("../suites/revisions.yaml");
 /// a twin instead of its YAML file when the hash matches, so that it can
 /// run the built-in suite without a YAML parser.
 pub const COMPILED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_compiled.rs"));
+
+/// The twin of the YAML file `path` of [`FILES`] (such as
+/// `suites/revisions.yaml`) in [`COMPILED`], if it has one. Whether the twin
+/// is up to date is for the reader to check: its `source` field must be
+/// [`source_hash`] of the YAML file's bytes.
+pub fn twin(path: &str) -> Option<&'static [u8]> {
+    COMPILED.iter().find_map(|(name, bytes)| {
+        let source = name.strip_prefix("compiled/")?.strip_suffix(".json")?;
+        (source == path).then_some(*bytes)
+    })
+}
+
+/// [`source_hash`] of the YAML file `path` of [`FILES`], worked out when
+/// this crate was built, so that a reader can tell an up-to-date twin
+/// without hashing the file each time it starts.
+pub fn file_hash(path: &str) -> Option<&'static str> {
+    FILE_HASHES
+        .binary_search_by(|(name, _)| (*name).cmp(path))
+        .ok()
+        .map(|found| FILE_HASHES[found].1)
+}
+
+/// `(path, source_hash)` of every YAML file of [`FILES`], sorted by path.
+const FILE_HASHES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedded_hashes.rs"));
+
+mod hash;
+pub use hash::source_hash;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_source_hash_is_fnv1a_64_of_the_bytes() {
+        // Values worked out from FNV-1a's definition (offset basis, prime).
+        assert_eq!(source_hash(b""), "fnv1a64:cbf29ce484222325");
+        assert_eq!(source_hash(b"a"), "fnv1a64:af63dc4c8601ec8c");
+    }
+
+    #[test]
+    fn every_yaml_file_has_its_twin_and_nothing_else_has_one() {
+        for (name, _) in FILES {
+            assert_eq!(twin(name).is_some(), name.ends_with(".yaml"), "{name}");
+        }
+        assert_eq!(twin("suites/nothing.yaml"), None);
+    }
+
+    #[test]
+    fn the_built_hashes_are_those_of_the_embedded_yaml_files() {
+        let mut yaml = 0;
+        for (name, bytes) in FILES {
+            let expected = name.ends_with(".yaml").then(|| source_hash(bytes));
+            assert_eq!(file_hash(name).map(str::to_owned), expected, "{name}");
+            yaml += usize::from(expected.is_some());
+        }
+        assert!(yaml > 100, "{yaml}");
+    }
+}

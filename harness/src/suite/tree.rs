@@ -11,7 +11,7 @@ use mcpdesc_source::{Document, Format, LoadError, MAX_DOCUMENT_BYTES};
 use serde::de::DeserializeOwned;
 
 use crate::SuiteError;
-use crate::suite::compiled;
+use crate::suite::compiled::{self, Candidate};
 
 /// The top-level folders that make up a suite tree.
 pub const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
@@ -32,7 +32,7 @@ pub struct SuiteTree {
     refused: BTreeMap<String, FileProblem>,
     /// The compiled twins of YAML files, by the YAML file's name: only the
     /// built-in suite has them (see [`compiled`]).
-    twins: BTreeMap<&'static str, &'static [u8]>,
+    twins: BTreeMap<&'static str, Candidate<'static>>,
 }
 
 /// Why a file of a suite folder was left out of its tree.
@@ -76,14 +76,19 @@ pub enum FileProblem {
 /// `mcpdesc-suite` data crate.
 const EMBEDDED: &[(&str, &[u8])] = mcpdesc_suite::FILES;
 
-/// The compiled twins built in, by the name of their YAML file.
-fn builtin_twins() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+/// The compiled twins built in, by the name of their YAML file, each with
+/// the hash of that file worked out when the data crate was built.
+fn builtin_twins() -> impl Iterator<Item = (&'static str, Candidate<'static>)> {
     mcpdesc_suite::COMPILED.iter().filter_map(|(name, bytes)| {
         let source = name
             .strip_prefix(compiled::FOLDER)?
             .strip_prefix('/')?
             .strip_suffix(".json")?;
-        Some((source, *bytes))
+        let candidate = Candidate {
+            text: bytes,
+            current: mcpdesc_suite::file_hash(source)?,
+        };
+        Some((source, candidate))
     })
 }
 
@@ -94,8 +99,10 @@ pub(crate) fn builtin_yaml_data<T: DeserializeOwned>(
     name: &str,
     bytes: &[u8],
 ) -> Result<T, LoadError> {
-    let twin = builtin_twins().find(|(source, _)| *source == name);
-    compiled::yaml_data(name, twin.map(|(_, twin)| twin), bytes)
+    let twin = mcpdesc_suite::twin(name)
+        .zip(mcpdesc_suite::file_hash(name))
+        .map(|(text, current)| Candidate { text, current });
+    compiled::yaml_data(name, twin, bytes)
 }
 
 impl SuiteTree {
@@ -308,7 +315,7 @@ impl SuiteTree {
             && let Some(document) = self
                 .twins
                 .get(name)
-                .and_then(|twin| compiled::document(twin, bytes))
+                .and_then(|twin| compiled::document(*twin))
         {
             return Ok(document);
         }
@@ -322,7 +329,7 @@ impl SuiteTree {
         let (Some(twin), Some(bytes)) = (self.twins.get(name), self.get(name)) else {
             return false;
         };
-        compiled::document(twin, bytes).is_some()
+        twin.current == compiled::source_hash(bytes) && compiled::document(*twin).is_some()
     }
 
     /// Where a file of the tree is on disk (for messages and for writing
