@@ -38,6 +38,19 @@
 //! crate that runs its own validator through [`libtest`] turns them off.
 
 #![warn(missing_docs)]
+// The crate's documentation links to what its default features add (the
+// command line's modules, external validators); with one of them off, those
+// links have nothing to point at. They are checked, warnings denied, in the
+// default build (`.ci/run`), so a link broken there still fails.
+#![cfg_attr(
+    not(all(
+        feature = "cli",
+        feature = "external",
+        feature = "reports",
+        feature = "yaml"
+    )),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 
 pub mod backend;
 pub mod baseline;

@@ -158,11 +158,10 @@ fn data<T: DeserializeOwned>(
     )
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "yaml"))]
 mod tests {
     use super::*;
 
-    #[cfg(feature = "yaml")]
     #[test]
     fn a_twin_reads_back_as_its_yaml_and_only_for_the_same_bytes() {
         let yaml = b"a: 1\nlist:\n  - x\n  - 'on'\n";

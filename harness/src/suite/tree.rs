@@ -324,7 +324,7 @@ impl SuiteTree {
 
     /// Whether the YAML file `name` has a twin made from its current bytes
     /// (only the built-in suite's files have twins).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "reports"))]
     pub(crate) fn has_current_twin(&self, name: &str) -> bool {
         let (Some(twin), Some(bytes)) = (self.twins.get(name), self.get(name)) else {
             return false;
