@@ -98,17 +98,27 @@ pub struct Process {
 #[derive(Debug)]
 struct Budget {
     limit: usize,
-    /// The bytes waiting, and whether the process is killed (then nothing
-    /// waits for room any more).
-    state: Mutex<(usize, bool)>,
+    state: Mutex<BudgetState>,
     freed: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct BudgetState {
+    /// The bytes waiting.
+    waiting: usize,
+    /// Whether the process is killed: then nothing waits for room any more.
+    closed: bool,
+    /// Whether the reader waits for room. Giving room back wakes it only
+    /// then: a wake is a system call, and in a session that keeps many
+    /// requests in flight room is given back for every reply.
+    blocked: bool,
 }
 
 impl Budget {
     fn new(limit: usize) -> Budget {
         Budget {
             limit,
-            state: Mutex::new((0, false)),
+            state: Mutex::new(BudgetState::default()),
             freed: Condvar::new(),
         }
     }
@@ -116,29 +126,34 @@ impl Budget {
     /// Waits for room for `bytes`; false once closed.
     fn take(&self, bytes: usize) -> bool {
         let mut state = lock(&self.state);
-        while !state.1 && state.0 > 0 && state.0.saturating_add(bytes) > self.limit {
+        while !state.closed && state.waiting > 0 && state.waiting.saturating_add(bytes) > self.limit
+        {
+            state.blocked = true;
             state = self
                 .freed
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
         }
-        if state.1 {
+        state.blocked = false;
+        if state.closed {
             return false;
         }
-        state.0 += bytes;
+        state.waiting += bytes;
         true
     }
 
     /// Gives back the room of a line that was taken.
     fn give(&self, bytes: usize) {
         let mut state = lock(&self.state);
-        state.0 = state.0.saturating_sub(bytes);
-        self.freed.notify_all();
+        state.waiting = state.waiting.saturating_sub(bytes);
+        if state.blocked {
+            self.freed.notify_all();
+        }
     }
 
     /// Lets every waiting reader go: the process is gone.
     fn close(&self) {
-        lock(&self.state).1 = true;
+        lock(&self.state).closed = true;
         self.freed.notify_all();
     }
 }

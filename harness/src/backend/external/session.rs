@@ -265,6 +265,9 @@ impl Session {
             if let Some(resolution) = state.resolved.remove(&seq) {
                 if !state.reading
                     && let Some(next) = state.pending.values().next()
+                    // This caller reads on for a request of its own batch;
+                    // waking itself would be a system call for nothing.
+                    && !std::ptr::eq(&*next.wake, wake)
                 {
                     // Someone must read for the requests still in flight.
                     next.wake.notify_one();
