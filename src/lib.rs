@@ -33,9 +33,16 @@ pub const COMPILED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embed
 /// is up to date is for the reader to check: its `source` field must be
 /// [`source_hash`] of the YAML file's bytes.
 pub fn twin(path: &str) -> Option<&'static [u8]> {
-    COMPILED.iter().find_map(|(name, bytes)| {
+    twins().find_map(|(source, twin)| (source == path).then_some(twin))
+}
+
+/// Every twin of [`COMPILED`], by the path of its YAML file in [`FILES`]
+/// (`compiled/suites/revisions.yaml.json` is the twin of
+/// `suites/revisions.yaml`).
+pub fn twins() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    COMPILED.iter().filter_map(|(name, bytes)| {
         let source = name.strip_prefix("compiled/")?.strip_suffix(".json")?;
-        (source == path).then_some(*bytes)
+        Some((source, *bytes))
     })
 }
 

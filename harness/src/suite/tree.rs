@@ -79,11 +79,7 @@ const EMBEDDED: &[(&str, &[u8])] = mcpdesc_suite::FILES;
 /// The compiled twins built in, by the name of their YAML file, each with
 /// the hash of that file worked out when the data crate was built.
 fn builtin_twins() -> impl Iterator<Item = (&'static str, Candidate<'static>)> {
-    mcpdesc_suite::COMPILED.iter().filter_map(|(name, bytes)| {
-        let source = name
-            .strip_prefix(compiled::FOLDER)?
-            .strip_prefix('/')?
-            .strip_suffix(".json")?;
+    mcpdesc_suite::twins().filter_map(|(source, bytes)| {
         let candidate = Candidate {
             text: bytes,
             current: mcpdesc_suite::file_hash(source)?,
