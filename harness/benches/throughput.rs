@@ -15,7 +15,9 @@
 //! - time per case at 1,000 and at 20,000 cases (target: within 20 %), and
 //!   peak memory after the 20,000-case run (target: under 150 MB);
 //! - one trial of the `cargo test` binary in its own process, as
-//!   cargo-nextest runs it, in the debug profile (target: under 20 ms).
+//!   cargo-nextest runs it, in the debug profile (target: under 20 ms), and
+//!   the whole suite under `cargo nextest run` against `cargo test` (target:
+//!   at most three times as long), when cargo-nextest is installed.
 //!
 //! `MCPDESC_BENCH_CASES=N` changes the large corpus size. Nothing here
 //! asserts a time: it prints numbers.
@@ -220,6 +222,7 @@ fn main() {
         trial.0, trial.1
     );
     let _ = writeln!(text, "{}", diff_speed(&binary));
+    let _ = writeln!(text, "{}", nextest_against_cargo_test());
     print!("{text}");
 }
 
@@ -252,6 +255,51 @@ fn diff_speed(binary: &str) -> String {
         options.documents,
         rate(&in_process),
         rate(&over_stdio)
+    )
+}
+
+/// The whole suite's `conformance` test binary (debug profile) under
+/// `cargo nextest run`, which runs each trial in a process of its own,
+/// against `cargo test`, which runs them all in one: the best of three
+/// wall times of each, cargo's own start included in both. Says so when
+/// cargo-nextest is not installed.
+fn nextest_against_cargo_test() -> String {
+    let cargo = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO"))
+            .args(args)
+            .args(["-p", "mcpdesc-conformance", "--test", "conformance"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success())
+    };
+    let installed = std::process::Command::new(env!("CARGO"))
+        .args(["nextest", "--version"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !installed {
+        return "cargo nextest run against cargo test: not measured (cargo-nextest is not \
+                installed: cargo install --locked cargo-nextest)"
+            .to_owned();
+    }
+    let best = |args: &[&str]| {
+        (0..3)
+            .map(|_| {
+                let started = Instant::now();
+                assert!(cargo(args), "cargo {args:?} failed");
+                started.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let nextest = best(&["nextest", "run"]);
+    let test = best(&["test", "--quiet"]);
+    format!(
+        "whole suite, debug: cargo nextest run {nextest:.2} s, cargo test {test:.2} s, \
+         ratio {:.1} (target <= 3; nextest's own cost per process is the floor, see \
+         docs/performance.md)",
+        nextest / test
     )
 }
 
