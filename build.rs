@@ -3,49 +3,52 @@
 //! `cargo install`, and from a packaged crate.
 //!
 //! The generated files list every regular file under `suites/`, `fixtures/`
-//! and `expected/` of this package, and apart from them under `compiled/`, in a sorted order, with its bytes
-//! included at compile time. Nothing outside the package is read. Cargo
-//! re-runs this script when anything under those folders changes (a new
-//! file included), so the embedded suite never goes stale.
+//! and `expected/` of this package, and apart from them under `compiled/`,
+//! in a sorted order, with its bytes included at compile time; and the hash
+//! of every YAML file among the first, read in the same walk. Nothing
+//! outside the package is read. Cargo re-runs this script when anything
+//! under those folders changes (a new file included), so the embedded suite
+//! never goes stale.
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[path = "src/hash.rs"]
-mod hash;
+#[path = "src/layout.rs"]
+#[allow(dead_code)] // the script needs the folder and the hash only
+mod layout;
 
 const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 
-/// The folder of the suite's compiled form: a JSON twin of each YAML file,
-/// written by `mcpdesc-conformance bless`.
-const COMPILED: &str = "compiled";
-
 fn main() {
-    let manifest =
+    let root =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let root = manifest;
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    fs::write(out.join("embedded_suite.rs"), embed(&root, &PARTS)).expect("OUT_DIR is writable");
-    fs::write(out.join("embedded_compiled.rs"), embed(&root, &[COMPILED]))
-        .expect("OUT_DIR is writable");
-    fs::write(out.join("embedded_hashes.rs"), hashes(&root, &PARTS)).expect("OUT_DIR is writable");
+    let suite: Vec<PathBuf> = files(&root, &PARTS).collect();
+    let twins: Vec<PathBuf> = files(&root, &[layout::TWIN_FOLDER]).collect();
+    let write = |name: &str, generated: String| {
+        fs::write(out.join(name), generated).expect("OUT_DIR is writable");
+    };
+    write("embedded_suite.rs", embed(&root, &suite));
+    write("embedded_compiled.rs", embed(&root, &twins));
+    write("embedded_hashes.rs", hashes(&root, &suite));
 }
 
 /// The Rust expression of a `&[(&str, &str)]` giving the
-/// [`hash::source_hash`] of every YAML file under the folders `parts` of
-/// `root`, sorted by path: a test process then tells an up-to-date twin
-/// without hashing the file at run time.
-fn hashes(root: &Path, parts: &[&str]) -> String {
-    let mut hashes: Vec<(String, String)> = files(root, parts)
+/// [`layout::source_hash`] of every YAML file among `files` (below `root`),
+/// sorted by path: a test process then tells an up-to-date twin without
+/// hashing the file at run time.
+fn hashes(root: &Path, files: &[PathBuf]) -> String {
+    let mut hashes: Vec<(String, String)> = files
+        .iter()
         .filter(|path| {
             path.extension()
                 .is_some_and(|extension| extension == "yaml")
         })
         .map(|path| {
-            let bytes = fs::read(&path).expect("the suite tree is readable");
-            (relative_name(root, &path), hash::source_hash(&bytes))
+            let bytes = fs::read(path).expect("the suite tree is readable");
+            (relative_name(root, path), layout::source_hash(&bytes))
         })
         .collect();
     hashes.sort();
@@ -78,12 +81,12 @@ fn files<'a>(root: &'a Path, parts: &'a [&str]) -> impl Iterator<Item = PathBuf>
     })
 }
 
-/// The Rust expression of a `&[(&str, &[u8])]` listing every regular file
-/// under the folders `parts` of `root`, sorted by path within each.
-fn embed(root: &Path, parts: &[&str]) -> String {
+/// The Rust expression of a `&[(&str, &[u8])]` listing `files` (below
+/// `root`) in their order, each with its bytes included at compile time.
+fn embed(root: &Path, files: &[PathBuf]) -> String {
     let mut generated = String::from("&[\n");
-    for path in files(root, parts) {
-        let relative = relative_name(root, &path);
+    for path in files {
+        let relative = relative_name(root, path);
         let absolute = path.display().to_string();
         writeln!(
             generated,

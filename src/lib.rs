@@ -40,10 +40,9 @@ pub fn twin(path: &str) -> Option<&'static [u8]> {
 /// (`compiled/suites/revisions.yaml.json` is the twin of
 /// `suites/revisions.yaml`).
 pub fn twins() -> impl Iterator<Item = (&'static str, &'static [u8])> {
-    COMPILED.iter().filter_map(|(name, bytes)| {
-        let source = name.strip_prefix("compiled/")?.strip_suffix(".json")?;
-        Some((source, *bytes))
-    })
+    COMPILED
+        .iter()
+        .filter_map(|(name, bytes)| Some((source_of(name)?, *bytes)))
 }
 
 /// [`source_hash`] of the YAML file `path` of [`FILES`], worked out when
@@ -59,8 +58,8 @@ pub fn file_hash(path: &str) -> Option<&'static str> {
 /// `(path, source_hash)` of every YAML file of [`FILES`], sorted by path.
 const FILE_HASHES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedded_hashes.rs"));
 
-mod hash;
-pub use hash::source_hash;
+mod layout;
+pub use layout::{TWIN_FOLDER, source_hash, source_of, twin_path};
 
 #[cfg(test)]
 mod tests {
@@ -79,6 +78,13 @@ mod tests {
             assert_eq!(twin(name).is_some(), name.ends_with(".yaml"), "{name}");
         }
         assert_eq!(twin("suites/nothing.yaml"), None);
+        let path = "fixtures/x/expected-valid/a.yaml";
+        assert_eq!(
+            twin_path(path),
+            "compiled/fixtures/x/expected-valid/a.yaml.json"
+        );
+        assert_eq!(source_of(&twin_path(path)), Some(path));
+        assert_eq!(source_of("fixtures/x/a.yaml"), None);
     }
 
     #[test]

@@ -24,14 +24,10 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// The folder of the twins, beside `suites/`, `fixtures/` and `expected/`.
-pub const FOLDER: &str = "compiled";
-
-/// The path of the twin of the YAML file `name` (a tree path such as
-/// `suites/document.yaml`).
-pub fn twin_path(name: &str) -> String {
-    format!("{FOLDER}/{name}.json")
-}
+/// The folder of the twins, beside `suites/`, `fixtures/` and `expected/`,
+/// and the path of the twin of a YAML file: the data crate's layout, which
+/// it embeds and `bless` writes.
+pub use mcpdesc_suite::{TWIN_FOLDER as FOLDER, twin_path};
 
 /// Whether the tree file `name` is one that has a twin: a YAML file.
 pub fn has_twin(name: &str) -> bool {
