@@ -264,22 +264,25 @@ fn diff_speed(binary: &str) -> String {
 /// wall times of each, cargo's own start included in both. Says so when
 /// cargo-nextest is not installed.
 fn nextest_against_cargo_test() -> String {
-    let cargo = |args: &[&str]| {
+    // Cargo with `args`, its output dropped: whether it succeeded.
+    let quietly = |args: &[&str]| {
         std::process::Command::new(env!("CARGO"))
             .args(args)
-            .args(["-p", "mcpdesc-conformance", "--test", "conformance"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status()
             .is_ok_and(|status| status.success())
     };
-    let installed = std::process::Command::new(env!("CARGO"))
-        .args(["nextest", "--version"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success());
-    if !installed {
+    let cargo = |args: &[&str]| {
+        quietly(
+            &[
+                args,
+                &["-p", "mcpdesc-conformance", "--test", "conformance"],
+            ]
+            .concat(),
+        )
+    };
+    if !quietly(&["nextest", "--version"]) {
         return "cargo nextest run against cargo test: not measured (cargo-nextest is not \
                 installed: cargo install --locked cargo-nextest)"
             .to_owned();

@@ -95,9 +95,7 @@ pub(crate) fn builtin_yaml_data<T: DeserializeOwned>(
     name: &str,
     bytes: &[u8],
 ) -> Result<T, LoadError> {
-    let twin = mcpdesc_suite::twin(name)
-        .zip(mcpdesc_suite::file_hash(name))
-        .map(|(text, current)| Candidate { text, current });
+    let twin = builtin_twins().find_map(|(source, twin)| (source == name).then_some(twin));
     compiled::yaml_data(name, twin, bytes)
 }
 
