@@ -22,8 +22,9 @@ pub const REVISIONS: &str = include_str!("../suites/revisions.yaml");
 
 /// The suite's compiled form (`compiled/`, written by `mcpdesc-conformance
 /// bless`): a JSON twin of each YAML file of [`FILES`], at
-/// `compiled/<path>.json`, with the value, where each value starts in the
-/// YAML text, and a hash of the bytes it was made from. The harness reads
+/// `compiled/<path>.json`: a JSON object with a hash of the bytes it was
+/// made from (`source`) and the value (`value`), then a second one with
+/// where each value starts in the YAML text (`locations`). The harness reads
 /// a twin instead of its YAML file when the hash matches, so that it can
 /// run the built-in suite without a YAML parser.
 pub const COMPILED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_compiled.rs"));

@@ -2,12 +2,19 @@
 //! built-in suite loads without a YAML parser.
 //!
 //! The twin of `fixtures/x/expected-valid/a.yaml` is
-//! `compiled/fixtures/x/expected-valid/a.yaml.json`: the file's value as
-//! JSON, the line and column of every value in the YAML text (so that
-//! messages point into the file a person edits), and a hash of the YAML
-//! bytes it was made from. `bless` writes the twins of a working tree; the
-//! data crate embeds them beside the YAML files; the built-in tree reads a
-//! twin instead of its YAML file whenever the hash matches.
+//! `compiled/fixtures/x/expected-valid/a.yaml.json`: two JSON objects one
+//! after the other (as `jq` reads them). The first holds a hash of the YAML
+//! bytes the twin was made from (`source`) and the file's value as JSON
+//! (`value`); the second, the line and column of every value in the YAML
+//! text (`locations`), so that messages point into the file a person edits.
+//! `bless` writes the twins of a working tree; the data crate embeds them
+//! beside the YAML files; the built-in tree reads a twin instead of its
+//! YAML file whenever the hash matches.
+//!
+//! The locations come second, in a value of their own, so that a reader of
+//! typed data (a catalog, an expectation), which does not need them, stops
+//! before them: skipping them was about a third of the work of a test
+//! process that runs one case.
 //!
 //! Why: a crate that uses the harness only for its libtest entry point then
 //! compiles no YAML parser (about fifteen packages), and a test process
@@ -34,24 +41,27 @@ pub fn has_twin(name: &str) -> bool {
     Format::from_path(name) == Some(Format::Yaml)
 }
 
-/// What a twin holds.
+/// A twin's first value: what typed data needs.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Twin<V> {
+struct Head<V> {
     /// [`source_hash`] of the YAML bytes it was made from.
     source: String,
     /// The YAML file's value.
     value: V,
+}
+
+/// A twin's second value, which only a [`Document`] needs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tail {
     /// Where each value starts in the YAML text.
     locations: Locations,
 }
 
-/// Only the parts of a twin that typed data needs: its locations are
-/// skipped unread.
-#[derive(Debug, Deserialize)]
-struct DataTwin<T> {
-    source: String,
-    value: T,
+/// The head of the twin `text`, its tail left unread.
+fn head<V: DeserializeOwned>(text: &[u8]) -> serde_json::Result<Head<V>> {
+    Head::deserialize(&mut serde_json::Deserializer::from_slice(text))
 }
 
 /// A short, stable hash of a YAML file's bytes, as a twin's `source`
@@ -75,8 +85,8 @@ pub fn compile(display: &str, bytes: &[u8]) -> Result<String, LoadError> {
     let value = serde_json::to_string_pretty(&*document.value).unwrap_or_default();
     let mut text = String::new();
     let _ = writeln!(text, "{{\n  \"source\": \"{}\",", source_hash(bytes));
-    let _ = writeln!(text, "  \"value\": {},", value.replace('\n', "\n  "));
-    text.push_str("  \"locations\": {");
+    let _ = writeln!(text, "  \"value\": {}\n}}", value.replace('\n', "\n  "));
+    text.push_str("{\n  \"locations\": {");
     let locations = serde_json::to_value(&document.locations).unwrap_or_default();
     let entries = locations.as_object().into_iter().flatten();
     for (index, (pointer, position)) in entries.enumerate() {
@@ -104,11 +114,17 @@ pub(crate) struct Candidate<'a> {
 /// twin was made from other bytes (or is unreadable, which a test rules
 /// out for the built-in suite): the caller then reads the YAML itself.
 pub(crate) fn document(candidate: Candidate<'_>) -> Option<Document> {
-    let twin: Twin<Value> = serde_json::from_slice(candidate.text).ok()?;
-    (twin.source == candidate.current).then(|| Document {
-        value: Arc::new(twin.value),
+    let mut reader = serde_json::Deserializer::from_slice(candidate.text);
+    let head = Head::<Value>::deserialize(&mut reader).ok()?;
+    if head.source != candidate.current {
+        return None;
+    }
+    let tail = Tail::deserialize(&mut reader).ok()?;
+    reader.end().ok()?;
+    Some(Document {
+        value: Arc::new(head.value),
         format: Format::Yaml,
-        locations: twin.locations,
+        locations: tail.locations,
     })
 }
 
@@ -139,12 +155,12 @@ fn data<T: DeserializeOwned>(
     // The common case in one pass, straight into `T`: a test process that
     // runs one case reads every catalog this way, and building a `Value`
     // first was about a fifth of its time (debug profile).
-    if let Ok(read) = serde_json::from_slice::<DataTwin<T>>(candidate.text) {
+    if let Ok(read) = head::<T>(candidate.text) {
         return (read.source == candidate.current).then_some(Ok(read.value));
     }
     // Not of the shape `T` expects, or not a twin at all: which one decides
     // between an error and reading the YAML file instead.
-    let twin: DataTwin<Value> = serde_json::from_slice(candidate.text).ok()?;
+    let twin = head::<Value>(candidate.text).ok()?;
     if twin.source != candidate.current {
         return None;
     }
@@ -177,6 +193,25 @@ mod tests {
             Some(Ok(serde_json::json!({"a": 1, "list": ["x", "on"]})))
         );
         assert!(data::<Value>("f.yaml", candidate(&other)).is_none());
+    }
+
+    /// Typed data is read from the first value alone: a broken second value
+    /// (the locations) spoils the document, which needs it, not the data.
+    #[test]
+    fn typed_data_stops_before_the_locations() {
+        let yaml = b"a: 1\n";
+        let twin = compile("f.yaml", yaml).unwrap();
+        let (head, tail) = twin.split_at(twin.find("\n{").unwrap() + 1);
+        assert!(tail.starts_with("{\n  \"locations\": {"), "{twin}");
+        let broken = format!("{head}{{\"locations\": [oops");
+        let current = source_hash(yaml);
+        let candidate = Candidate {
+            text: broken.as_bytes(),
+            current: &current,
+        };
+        assert_eq!(document(candidate), None);
+        let value: Option<Result<Value, _>> = data("f.yaml", candidate);
+        assert_eq!(value, Some(Ok(serde_json::json!({"a": 1}))));
     }
 }
 
