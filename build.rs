@@ -4,9 +4,10 @@
 //!
 //! The generated files list every regular file under `suites/`, `fixtures/`
 //! and `expected/` of this package, and apart from them under `compiled/`,
-//! in a sorted order, with its bytes included at compile time; and the hash
-//! of every YAML file among the first, read in the same walk. Nothing
-//! outside the package is read. Cargo re-runs this script when anything
+//! in a sorted order, with its bytes included at compile time (a twin's
+//! without the whitespace between its tokens: see `src/compact.rs`); and
+//! the hash of every YAML file among the first, read in the same walk.
+//! Nothing outside the package is read. Cargo re-runs this script when anything
 //! under those folders changes (a new file included), so the embedded suite
 //! never goes stale.
 
@@ -18,6 +19,9 @@ use std::path::{Path, PathBuf};
 #[path = "src/layout.rs"]
 #[allow(dead_code)] // the script needs the folder and the hash only
 mod layout;
+
+#[path = "src/compact.rs"]
+mod compact;
 
 const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 
@@ -31,7 +35,19 @@ fn main() {
         fs::write(out.join(name), generated).expect("OUT_DIR is writable");
     };
     write("embedded_suite.rs", embed(&root, &suite));
-    write("embedded_compiled.rs", embed(&root, &twins));
+    // The twins are embedded from compact copies under `OUT_DIR`.
+    let compacted: Vec<PathBuf> = twins
+        .iter()
+        .map(|twin| {
+            let copy = out.join(twin.strip_prefix(&root).expect("walked below the root"));
+            let bytes = fs::read(twin).expect("the compiled form is readable");
+            fs::create_dir_all(copy.parent().expect("a file has a folder"))
+                .expect("OUT_DIR is writable");
+            fs::write(&copy, compact::compact_json(&bytes)).expect("OUT_DIR is writable");
+            copy
+        })
+        .collect();
+    write("embedded_compiled.rs", embed(&out, &compacted));
     write("embedded_hashes.rs", hashes(&root, &suite));
 }
 

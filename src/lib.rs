@@ -26,7 +26,9 @@ pub const REVISIONS: &str = include_str!("../suites/revisions.yaml");
 /// made from (`source`) and the value (`value`), then a second one with
 /// where each value starts in the YAML text (`locations`). The harness reads
 /// a twin instead of its YAML file when the hash matches, so that it can
-/// run the built-in suite without a YAML parser.
+/// run the built-in suite without a YAML parser. The twins are embedded
+/// without the whitespace between their tokens (the files are indented for
+/// people to read): the same JSON in a quarter fewer bytes.
 pub const COMPILED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_compiled.rs"));
 
 /// The twin of the YAML file `path` of [`FILES`] (such as
@@ -62,6 +64,10 @@ const FILE_HASHES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedde
 mod layout;
 pub use layout::{TWIN_FOLDER, source_hash, source_of, twin_path};
 
+// The build script's; compiled here for its tests.
+#[cfg(test)]
+mod compact;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +92,34 @@ mod tests {
         );
         assert_eq!(source_of(&twin_path(path)), Some(path));
         assert_eq!(source_of("fixtures/x/a.yaml"), None);
+    }
+
+    #[test]
+    fn compact_json_drops_the_whitespace_between_tokens_only() {
+        let compact =
+            |text: &str| String::from_utf8(compact::compact_json(text.as_bytes())).unwrap();
+        assert_eq!(
+            compact("{\n  \"a b\": [1, true,\r\n\t null],\n  \"c\": {}\n}\n{ \"d\": 2 }\n"),
+            "{\"a b\":[1,true,null],\"c\":{}}{\"d\":2}"
+        );
+        // Strings are copied whole: escaped quotes do not end them.
+        assert_eq!(
+            compact(r#"[ "x \" y \\", " z " ]"#),
+            r#"["x \" y \\"," z "]"#
+        );
+        // Tokens that would run together keep one space: not JSON stays so.
+        assert_eq!(compact("[1  2, true\nfalse]"), "[1 2,true false]");
+    }
+
+    #[test]
+    fn every_embedded_twin_is_its_file_compacted() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert!(COMPILED.len() > 100, "{}", COMPILED.len());
+        for (name, bytes) in COMPILED {
+            let file = std::fs::read(root.join(name)).unwrap();
+            assert!(bytes.len() < file.len(), "{name}");
+            assert_eq!(*bytes, compact::compact_json(&file).as_slice(), "{name}");
+        }
     }
 
     #[test]
