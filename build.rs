@@ -4,7 +4,7 @@
 //!
 //! The generated files list every regular file under `suites/`, `fixtures/`
 //! and `expected/` of this package, and apart from them under `compiled/`,
-//! in a sorted order, with its bytes included at compile time (a twin's
+//! sorted by path, with its bytes included at compile time (a twin's
 //! without the whitespace between its tokens: see `src/compact.rs`); and
 //! the hash of every YAML file among the first, read in the same walk.
 //! Nothing outside the package is read. Cargo re-runs this script when anything
@@ -29,8 +29,15 @@ fn main() {
     let root =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let suite: Vec<PathBuf> = files(&root, &PARTS).collect();
-    let twins: Vec<PathBuf> = files(&root, &[layout::TWIN_FOLDER]).collect();
+    // Sorted by their names as strings (a folder walk puts `a/b` before
+    // `a-c`): the tree that a test process builds from them then finds
+    // them already in order.
+    let sorted = |mut paths: Vec<PathBuf>| {
+        paths.sort_by_cached_key(|path| relative_name(&root, path));
+        paths
+    };
+    let suite = sorted(files(&root, &PARTS).collect());
+    let twins = sorted(files(&root, &[layout::TWIN_FOLDER]).collect());
     let write = |name: &str, generated: String| {
         fs::write(out.join(name), generated).expect("OUT_DIR is writable");
     };
@@ -52,11 +59,12 @@ fn main() {
 }
 
 /// The Rust expression of a `&[(&str, &str)]` giving the
-/// [`layout::source_hash`] of every YAML file among `files` (below `root`),
-/// sorted by path: a test process then tells an up-to-date twin without
-/// hashing the file at run time.
+/// [`layout::source_hash`] of every YAML file among `files` (below `root`,
+/// sorted by path, which the library's binary search needs): a test
+/// process then tells an up-to-date twin without hashing the file at run
+/// time.
 fn hashes(root: &Path, files: &[PathBuf]) -> String {
-    let mut hashes: Vec<(String, String)> = files
+    let hashes: Vec<(String, String)> = files
         .iter()
         .filter(|path| {
             path.extension()
@@ -67,7 +75,6 @@ fn hashes(root: &Path, files: &[PathBuf]) -> String {
             (relative_name(root, path), layout::source_hash(&bytes))
         })
         .collect();
-    hashes.sort();
     let mut generated = String::from("&[\n");
     for (name, hash) in hashes {
         writeln!(generated, "    ({name:?}, {hash:?}),").expect("writing to a String");
@@ -76,8 +83,7 @@ fn hashes(root: &Path, files: &[PathBuf]) -> String {
     generated
 }
 
-/// Every regular file under the folders `parts` of `root`, in order of
-/// `parts` and sorted by path within each.
+/// Every regular file under the folders `parts` of `root`.
 fn files<'a>(root: &'a Path, parts: &'a [&str]) -> impl Iterator<Item = PathBuf> + 'a {
     parts.iter().flat_map(move |part| {
         let dir = root.join(part);

@@ -11,8 +11,7 @@
 
 /// Every file of the suite, as `(path, bytes)` with `/`-separated paths
 /// relative to the package root (`suites/document.yaml`,
-/// `fixtures/document/expected-valid/minimal.json`, …), sorted by path
-/// within each of the three folders.
+/// `fixtures/document/expected-valid/minimal.json`, …), sorted by path.
 pub const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_suite.rs"));
 
 /// The suite's list of MCP protocol revisions (`suites/revisions.yaml`, also
@@ -109,6 +108,14 @@ mod tests {
         );
         // Tokens that would run together keep one space: not JSON stays so.
         assert_eq!(compact("[1  2, true\nfalse]"), "[1 2,true false]");
+    }
+
+    #[test]
+    fn the_files_and_the_twins_are_sorted_by_path() {
+        for list in [FILES, COMPILED] {
+            let names: Vec<&str> = list.iter().map(|(name, _)| *name).collect();
+            assert!(names.is_sorted(), "{names:?}");
+        }
     }
 
     #[test]

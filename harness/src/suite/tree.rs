@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::Read as _;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
 use mcpdesc_source::{Document, Format, LoadError, MAX_DOCUMENT_BYTES};
@@ -24,9 +25,10 @@ pub const PARTS: [&str; 3] = ["suites", "fixtures", "expected"];
 pub struct SuiteTree {
     /// Where the tree was read from: a folder, or `None` for the built-in one.
     pub root: Option<PathBuf>,
-    /// The built-in suite's files are borrowed from the binary, not
-    /// copied: a test process that runs one case builds this tree too.
-    files: BTreeMap<String, Cow<'static, [u8]>>,
+    /// The built-in suite's files, names and bytes, are borrowed from the
+    /// binary, not copied: a test process that runs one case builds this
+    /// tree too.
+    files: BTreeMap<Cow<'static, str>, Cow<'static, [u8]>>,
     /// Files left out, by escaped name: looked up for every fixture and
     /// expectation, so not a list.
     refused: BTreeMap<String, FileProblem>,
@@ -106,7 +108,7 @@ impl SuiteTree {
             root: None,
             files: EMBEDDED
                 .iter()
-                .map(|(name, bytes)| ((*name).to_owned(), Cow::Borrowed(*bytes)))
+                .map(|(name, bytes)| (Cow::Borrowed(*name), Cow::Borrowed(*bytes)))
                 .collect(),
             refused: BTreeMap::new(),
             twins: builtin_twins().collect(),
@@ -183,7 +185,10 @@ impl SuiteTree {
                 }
                 match read_bounded(entry.path()) {
                     Ok(bytes) => {
-                        files.insert(relative_name(root, entry.path()), Cow::Owned(bytes));
+                        files.insert(
+                            Cow::Owned(relative_name(root, entry.path())),
+                            Cow::Owned(bytes),
+                        );
                     }
                     Err(problem) => refuse(problem),
                 }
@@ -218,7 +223,7 @@ impl SuiteTree {
             root: None,
             files: files
                 .into_iter()
-                .map(|(name, bytes)| (name, Cow::Owned(bytes)))
+                .map(|(name, bytes)| (Cow::Owned(name), Cow::Owned(bytes)))
                 .collect(),
             refused: BTreeMap::new(),
             twins: BTreeMap::new(),
@@ -269,9 +274,9 @@ impl SuiteTree {
     /// The files whose path starts with `prefix`, in path order.
     pub fn under<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = (&'a str, &'a [u8])> + 'a {
         self.files
-            .range(prefix.to_owned()..)
+            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
             .take_while(move |(name, _)| name.starts_with(prefix))
-            .map(|(name, bytes)| (name.as_str(), &**bytes))
+            .map(|(name, bytes)| (&**name, &**bytes))
     }
 
     /// Reads the YAML file `name` of the tree (whose bytes are `bytes`)
