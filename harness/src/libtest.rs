@@ -102,12 +102,17 @@ pub const VARIABLES: [&str; 4] = [
 /// case's fixture and expectation only, so each such process starts fast.
 pub fn main(validator: impl Validator + 'static) -> ! {
     let arguments = Arguments::from_args();
-    let trials = trials_for(
+    let (trials, suite) = trials_for(
         Arc::new(validator),
         std::env::vars_os(),
         one_fixture(&arguments).as_deref(),
     );
-    libtest_mimic::run(&arguments, trials).exit()
+    let conclusion = libtest_mimic::run(&arguments, trials);
+    // The suite is left to the end of the process rather than freed piece
+    // by piece: under cargo-nextest every trial is a process of its own,
+    // and freeing the catalogs was a tenth of one.
+    std::mem::forget(suite);
+    conclusion.exit()
 }
 
 /// The fixture ID of the one case that `arguments` select by its exact
@@ -129,21 +134,22 @@ pub fn trials_from_environment(
     validator: Arc<dyn Validator>,
     variables: impl IntoIterator<Item = (OsString, OsString)>,
 ) -> Vec<Trial> {
-    trials_for(validator, variables, None)
+    trials_for(validator, variables, None).0
 }
 
 /// The trials of [`trials_from_environment`], of the fixture with ID
 /// `only` alone when it is given (the suite is then loaded only as far as
-/// that fixture needs; see [`SuiteSet::load_only`]).
+/// that fixture needs; see [`SuiteSet::load_only`]), and the suite they
+/// share, when it loaded.
 fn trials_for(
     validator: Arc<dyn Validator>,
     variables: impl IntoIterator<Item = (OsString, OsString)>,
     only: Option<&str>,
-) -> Vec<Trial> {
+) -> (Vec<Trial>, Option<Arc<SuiteSet>>) {
     let settings = match Settings::from_variables(variables) {
         Ok(settings) => settings,
         Err(errors) => {
-            return errors
+            let trials = errors
                 .into_iter()
                 .map(|error| {
                     let name = format!("environment::{}", error.variable);
@@ -151,6 +157,7 @@ fn trials_for(
                     Trial::test(name, move || Err(Failed::from(message)))
                 })
                 .collect();
+            return (trials, None);
         }
     };
     let tree = SuiteTree::open(settings.suite_dir.as_deref());
@@ -159,8 +166,12 @@ fn trials_for(
         None => tree.map(SuiteSet::load),
     };
     match target(validator, &settings, &set) {
-        Ok(target) => trials(Arc::new(target), set, settings.level),
-        Err(trial) => vec![trial],
+        Ok(target) => {
+            let set = set.map(Arc::new);
+            let suite = set.as_ref().ok().map(Arc::clone);
+            (shared_trials(Arc::new(target), set, settings.level), suite)
+        }
+        Err(trial) => (vec![trial], None),
     }
 }
 
@@ -445,8 +456,17 @@ impl Target {
 /// ignored: it does not run unless libtest is asked for ignored tests, and
 /// then it ends ignored too (see [`check_case`]).
 pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Level) -> Vec<Trial> {
+    shared_trials(target, set.map(Arc::new), level)
+}
+
+/// [`trials`] over a suite shared with the caller.
+fn shared_trials(
+    target: Arc<Target>,
+    set: Result<Arc<SuiteSet>, SuiteError>,
+    level: Level,
+) -> Vec<Trial> {
     let set = match set {
-        Ok(set) => Arc::new(set),
+        Ok(set) => set,
         Err(error) => {
             let message = error.to_string();
             return vec![Trial::test("suite::load", move || {
@@ -594,6 +614,7 @@ mod tests {
         );
         let validator: Arc<dyn Validator> = Arc::new(mcpdesc_validator::ReferenceValidator::new());
         let names: Vec<String> = trials_for(validator, variables(), None)
+            .0
             .iter()
             .map(|trial| trial.name().to_owned())
             .collect();
@@ -609,8 +630,11 @@ mod tests {
         let names = |trials: Vec<Trial>| -> Vec<String> {
             trials.iter().map(|trial| trial.name().to_owned()).collect()
         };
-        let all = names(trials_for(Arc::clone(&validator), [], None));
-        let one = names(trials_for(Arc::clone(&validator), [], Some(fixture)));
+        let all = names(trials_for(Arc::clone(&validator), [], None).0);
+        let (one, suite) = trials_for(Arc::clone(&validator), [], Some(fixture));
+        // The suite the trials share is handed back, for `main` to keep.
+        assert!(suite.is_some_and(|suite| suite.find(fixture).is_some()));
+        let one = names(one);
         let expected: Vec<String> = all
             .into_iter()
             .filter(|name| name.starts_with(&format!("{fixture}@")))
@@ -619,7 +643,7 @@ mod tests {
         assert_eq!(one, expected);
         let conclusion = libtest_mimic::run(
             &arguments(&["--quiet", "--test-threads", "1"]),
-            trials_for(validator, [], Some(fixture)),
+            trials_for(validator, [], Some(fixture)).0,
         );
         assert_eq!(
             (conclusion.num_passed, conclusion.num_failed),
