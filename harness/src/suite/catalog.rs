@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use mcpdesc_protocol::{Revision, Revisions, Severity};
-use serde::Deserialize;
+use serde::{Deserialize, de};
 
 use crate::suite::fixture::Class;
 
@@ -58,8 +58,7 @@ pub struct Convention {
 /// How the suite settles one question the specification leaves open for a
 /// rule. In a catalog it is either a string, or `{text, conventions}` when
 /// it applies pointer conventions.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(from = "DecisionForm")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     /// The decision, in a sentence or two of Markdown.
     pub text: String,
@@ -67,35 +66,42 @@ pub struct Decision {
     pub conventions: Vec<String>,
 }
 
-/// The two ways a catalog writes a [`Decision`].
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-enum DecisionForm {
-    /// A decision that applies no convention.
-    Plain(String),
-    /// A decision tagged with the conventions it applies.
-    Tagged(TaggedDecision),
-}
-
 /// A decision with its conventions, as a catalog writes it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TaggedDecision {
     text: String,
     conventions: Vec<String>,
 }
 
-impl From<DecisionForm> for Decision {
-    fn from(form: DecisionForm) -> Decision {
-        match form {
-            DecisionForm::Plain(text) => Decision {
-                text,
-                conventions: Vec::new(),
-            },
-            DecisionForm::Tagged(TaggedDecision { text, conventions }) => {
-                Decision { text, conventions }
+/// A catalog writes a decision as its text alone, when it applies no
+/// convention, or as a map of `text` and `conventions`. Told apart by the
+/// value's type, so that nothing is read twice (as an untagged enum would,
+/// through a copy) and a mistake says what was expected.
+impl<'de> Deserialize<'de> for Decision {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Decision, D::Error> {
+        struct Form;
+        impl<'de> de::Visitor<'de> for Form {
+            type Value = Decision;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a decision: its text, or a map of `text` and `conventions`")
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Decision, E> {
+                Ok(Decision {
+                    text: text.to_owned(),
+                    conventions: Vec::new(),
+                })
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Decision, A::Error> {
+                let TaggedDecision { text, conventions } =
+                    TaggedDecision::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Decision { text, conventions })
             }
         }
+        deserializer.deserialize_any(Form)
     }
 }
 
@@ -175,13 +181,40 @@ impl Owner {
 }
 
 /// Under which revisions a rule applies.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Applicability {
     /// Reported identically under every revision.
     Independent(IndependentMarker),
     /// Applies under the revisions marked `applies`.
     PerRevision(BTreeMap<Revision, Applies>),
+}
+
+/// A catalog writes `independent`, or a map from revisions to `applies` or
+/// `not-applicable`: told apart by the value's type, as for [`Decision`].
+impl<'de> Deserialize<'de> for Applicability {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Applicability, D::Error> {
+        struct Form;
+        impl<'de> de::Visitor<'de> for Form {
+            type Value = Applicability;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "`independent`, or a map from revisions to `applies` or `not-applicable`",
+                )
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Applicability, E> {
+                IndependentMarker::deserialize(de::value::StrDeserializer::<E>::new(text))
+                    .map(Applicability::Independent)
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Applicability, A::Error> {
+                BTreeMap::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(Applicability::PerRevision)
+            }
+        }
+        deserializer.deserialize_any(Form)
+    }
 }
 
 /// The word `independent`, in a catalog.
@@ -504,7 +537,75 @@ pub fn convention_problems(catalogs: &[Catalog], complete: bool) -> Vec<(String,
 
 #[cfg(test)]
 mod tests {
-    use super::pointer_matches;
+    use super::{Applicability, Applies, Decision, IndependentMarker, pointer_matches};
+    use mcpdesc_protocol::Revision;
+
+    fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
+        serde_json::from_str(json).map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn a_decision_is_its_text_or_a_map_of_text_and_conventions() {
+        let plain = Decision {
+            text: "t".into(),
+            conventions: vec![],
+        };
+        assert_eq!(read::<Decision>(r#""t""#), Ok(plain));
+        assert_eq!(
+            read::<Decision>(r#"{"text": "t", "conventions": ["pointers"]}"#),
+            Ok(Decision {
+                text: "t".into(),
+                conventions: vec!["pointers".into()],
+            })
+        );
+        let wrong = read::<Decision>("1").unwrap_err();
+        assert!(
+            wrong.starts_with(
+                "invalid type: integer `1`, expected a decision: its text, or a map of `text` and `conventions`"
+            ),
+            "{wrong}"
+        );
+        let unknown = read::<Decision>(r#"{"text": "t", "conventions": [], "why": "w"}"#);
+        assert!(unknown.unwrap_err().starts_with("unknown field `why`"));
+        let missing = read::<Decision>(r#"{"text": "t"}"#);
+        assert!(
+            missing
+                .unwrap_err()
+                .starts_with("missing field `conventions`")
+        );
+    }
+
+    #[test]
+    fn an_applicability_is_independent_or_a_table_of_revisions() {
+        assert_eq!(
+            read::<Applicability>(r#""independent""#),
+            Ok(Applicability::Independent(IndependentMarker::Independent))
+        );
+        assert_eq!(
+            read::<Applicability>(r#"{"2025-06-18": "applies", "2024-11-05": "not-applicable"}"#),
+            Ok(Applicability::PerRevision(
+                [
+                    (Revision::of("2025-06-18"), Applies::Applies),
+                    (Revision::of("2024-11-05"), Applies::NotApplicable),
+                ]
+                .into()
+            ))
+        );
+        let typo = read::<Applicability>(r#""indepedent""#).unwrap_err();
+        assert!(
+            typo.starts_with("unknown variant `indepedent`, expected `independent`"),
+            "{typo}"
+        );
+        let wrong = read::<Applicability>("[]").unwrap_err();
+        assert!(
+            wrong.starts_with(
+                "invalid type: sequence, expected `independent`, or a map from revisions to `applies` or `not-applicable`"
+            ),
+            "{wrong}"
+        );
+        let value = read::<Applicability>(r#"{"2025-06-18": "maybe"}"#).unwrap_err();
+        assert!(value.starts_with("unknown variant `maybe`"), "{value}");
+    }
 
     #[test]
     fn pointer_patterns_match_token_by_token() {
