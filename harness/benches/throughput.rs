@@ -230,7 +230,7 @@ fn main() {
 /// in process against itself, and against `mcpdesc-validate --stdio`.
 fn diff_speed(binary: &str) -> String {
     use mcpdesc_conformance::diff::{self, Options};
-    use mcpdesc_conformance::judge::compare::Level;
+    use mcpdesc_conformance::outcome::comparison::Level;
     let set = SuiteSet::load(SuiteTree::embedded());
     let options = Options {
         seed: 1,

@@ -23,8 +23,9 @@ use std::path::Path;
 use mcpdesc_protocol::Revision;
 use serde::Deserialize;
 
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, Outcome};
+use crate::outcome::comparison::Level;
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, Outcome};
 use crate::suite::case::{Case, Selection};
 
 /// A baseline: the known failures of one validator.
@@ -49,24 +50,6 @@ pub struct Entry {
     /// Where to read more (an issue), when given.
     #[serde(default)]
     pub link: Option<String>,
-}
-
-/// What a baseline says about one finished case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Mark {
-    /// A listed case that fails: known, and it does not fail the run.
-    Known {
-        /// The entry's reason.
-        reason: String,
-        /// The entry's link.
-        link: Option<String>,
-    },
-    /// A listed case that passes: the entry is stale, and fails the run.
-    Stale {
-        /// The entry's reason.
-        reason: String,
-    },
 }
 
 /// A baseline file that cannot be used.

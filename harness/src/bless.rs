@@ -74,7 +74,7 @@ pub enum Refusal {
         /// The revision.
         revision: Revision,
         /// How the validator failed.
-        failure: crate::backend::failure::Failure,
+        failure: crate::outcome::failure::Failure,
     },
     /// The validator skipped the fixture under a revision.
     #[error("{revision}: the validator skipped it: {reason}")]

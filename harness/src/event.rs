@@ -9,11 +9,11 @@ use mcpdesc_protocol::Implementation;
 
 use crate::backend::external::Mode;
 use crate::exit::{RunEnd, Status};
-use crate::judge::compare::Level;
-use crate::judge::runner::CaseResult;
 use crate::judge::summary::Summary;
+use crate::outcome::CaseResult;
+use crate::outcome::claims::Claims;
+use crate::outcome::comparison::Level;
 use crate::suite::case::Case;
-use crate::suite::catalog::RuleIndex;
 
 /// What a run is, told before any case finishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,31 +32,6 @@ pub struct RunStarted {
     pub cases: usize,
     /// How many of the catalogs' rules the validator claims to check.
     pub claims: Claims,
-}
-
-/// How many of the catalogs' rules a validator claims to check: those its
-/// implementation metadata lists in `rules`, or all when it lists none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Claims {
-    /// Rules of the catalogs that the validator claims.
-    pub claimed: usize,
-    /// Rules in the catalogs.
-    pub catalog: usize,
-}
-
-impl Claims {
-    /// The claims of `implementation` over the catalogs' `rules`.
-    pub fn of(implementation: &Implementation, rules: &RuleIndex) -> Claims {
-        let catalog = rules.iter().count();
-        let claimed = match &implementation.rules {
-            None => catalog,
-            Some(listed) => rules
-                .iter()
-                .filter(|rule| listed.contains(&rule.id))
-                .count(),
-        };
-        Claims { claimed, catalog }
-    }
 }
 
 /// Which suite a run is on: where it came from, and a hash of its content.

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use crate::backend::interrupt::Interruption;
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, Outcome};
 use crate::judge::summary::Summary;
+use crate::outcome::comparison::Level;
+use crate::outcome::{CaseResult, Outcome};
 
 /// Why the harness exits. Scripts and CI rely on these numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

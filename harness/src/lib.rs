@@ -11,8 +11,10 @@
 //!   [`backend::schedule::Backend`] (in process, or an external validator
 //!   over the stdio contract) about each case on worker threads.
 //! - [`judge`] — judge: each reply is compared with its expectation into an
-//!   [`judge::runner::Outcome`], and outcomes are tallied per level,
-//!   revision and rule.
+//!   [`outcome::Outcome`], and outcomes are tallied per level,
+//!   revision and rule. The outcome types are data of their own
+//!   ([`outcome`]), below every stage, so that each stage reads them and
+//!   none reaches up.
 //! - [`run`] ties them together: it feeds the events of a whole run to the
 //!   emitters as they happen.
 //! - [`event`] and [`emit`] — report: the run's events (started, each case
@@ -22,15 +24,15 @@
 //! Beside the pipeline: [`bless`] writes expectations from the reference
 //! validator, [`pages`] writes the rule reference pages from the catalogs
 //! (and tells `check` when committed ones are stale), [`smoke`] checks an
-//! adapter in plain words, [`report`] reads a JSON report back and
-//! [`merge`] rebuilds one run from its shards' reports, [`matrix`] compares
-//! implementations from their reports, [`libtest`] turns
+//! adapter in plain words, [`reports`] reads a JSON report back,
+//! [`reports::merge`] rebuilds one run from its shards' reports and
+//! [`reports::matrix`] compares implementations from their reports; [`libtest`] turns
 //! any in-process validator into a `cargo test` binary, and [`exit`] holds
 //! the documented exit statuses.
 //!
 //! Cargo features, all on by default: `cli` (the command line; it implies
 //! the other three), `reports` (the files a run writes, `bless`, `diff`,
-//! `merge`, `matrix`, `pages`, `report`; it implies `yaml`), `external`
+//! `pages`, `reports`; it implies `yaml`), `external`
 //! (running external validators: their processes, the signal handler that
 //! kills them, `smoke`, and `MCPDESC_VALIDATOR` in [`libtest`]) and `yaml`
 //! (reading YAML: suite working trees, baselines; the built-in suite loads
@@ -65,14 +67,11 @@ pub mod exit;
 pub mod file;
 pub mod judge;
 pub mod libtest;
-#[cfg(feature = "reports")]
-pub mod matrix;
-#[cfg(feature = "reports")]
-pub mod merge;
+pub mod outcome;
 #[cfg(feature = "reports")]
 pub mod pages;
 #[cfg(feature = "reports")]
-pub mod report;
+pub mod reports;
 pub mod run;
 #[cfg(feature = "external")]
 pub mod smoke;

@@ -16,8 +16,9 @@ use crate::backend::external::{ExternalValidator, Pool, Unavailable, split_comma
 use crate::backend::schedule::{Backend, InProcess};
 use crate::emit::escape;
 use crate::emit::text;
-use crate::judge::compare::Level;
-use crate::judge::runner::{self, Outcome};
+use crate::judge::runner;
+use crate::outcome::Outcome;
+use crate::outcome::comparison::Level;
 use crate::suite::SuiteSet;
 use crate::suite::case::{Case, Selection};
 use crate::suite::tree::SuiteTree;

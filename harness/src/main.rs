@@ -19,12 +19,13 @@ use mcpdesc_conformance::emit::human::{Human, Progress};
 use mcpdesc_conformance::emit::json::JsonLines;
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
-use mcpdesc_conformance::event::{Claims, RunMode, RunOptions, RunStarted, SuiteIdentity};
+use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
-use mcpdesc_conformance::judge::compare::Level;
-use mcpdesc_conformance::matrix::Matrix;
-use mcpdesc_conformance::merge;
+use mcpdesc_conformance::outcome::claims::Claims;
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::pages;
+use mcpdesc_conformance::reports::matrix::Matrix;
+use mcpdesc_conformance::reports::merge;
 use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::case::{self, Partition, Selection};
 use mcpdesc_conformance::suite::compiled;
@@ -741,8 +742,8 @@ fn compare(args: CompareArgs) -> anyhow::Result<Status> {
 }
 
 /// Reads a JSON report; what comes from the file is printed escaped.
-fn read_report(path: &Path) -> anyhow::Result<mcpdesc_conformance::report::Report> {
-    mcpdesc_conformance::report::read(path)
+fn read_report(path: &Path) -> anyhow::Result<mcpdesc_conformance::reports::Report> {
+    mcpdesc_conformance::reports::read(path)
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))
 }
 

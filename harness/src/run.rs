@@ -12,8 +12,8 @@ use crate::baseline::Baseline;
 use crate::emit::Emitter;
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::exit::{RunEnd, Status};
-use crate::judge::runner::CaseResult;
 use crate::judge::summary::Summary;
+use crate::outcome::CaseResult;
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 

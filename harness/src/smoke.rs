@@ -9,13 +9,13 @@ use mcpdesc_protocol::{Implementation, Reply, Revision};
 use std::time::Duration;
 
 use crate::backend::external::{ExternalValidator, Mode, Pool, Unavailable};
-use crate::backend::failure::{Failure, FailureKind};
 use crate::emit::text;
+use crate::outcome::failure::{Failure, FailureKind};
 
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
 use crate::emit::escape;
-use crate::judge::compare::{Comparison, OutputProblem, ProblemKind};
+use crate::outcome::comparison::{Comparison, OutputProblem, ProblemKind};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::Findings;
 

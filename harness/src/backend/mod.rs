@@ -2,7 +2,7 @@
 //! runs cases on worker threads against any [`schedule::Backend`]: the
 //! in-process one, or an [`external`] validator's processes (session or
 //! one-shot), which speak the stdio contract through a process module of
-//! the crate's own and [`wire`]. How a validator fails is [`failure`] data; [`interrupt`] stops
+//! the crate's own and [`wire`]. How a validator fails is [`crate::outcome::failure`] data; [`interrupt`] stops
 //! a run on a signal and kills every validator it started.
 //!
 //! Starting, signalling and killing processes needs the `external` feature
@@ -11,7 +11,6 @@
 //! format's errors, interruptions) stays.
 
 pub mod external;
-pub mod failure;
 pub mod interrupt;
 #[cfg(feature = "external")]
 pub(crate) mod process;

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
 
-use crate::backend::failure::Failure;
 use crate::backend::interrupt;
 use crate::backend::lock;
-use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
+use crate::judge::runner;
+use crate::outcome::failure::Failure;
+use crate::outcome::{CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 
@@ -179,7 +180,7 @@ pub fn run(
                         break;
                     };
                     let result = if interrupt::received().is_some() {
-                        runner::without_call(case, Outcome::Interrupted)
+                        CaseResult::unasked(case, Outcome::Interrupted)
                     } else {
                         runner::judge(case, rules, implementation, |request| {
                             gate.enter(1)?;
@@ -198,7 +199,7 @@ pub fn run(
         .iter()
         .zip(slots)
         .map(|(case, slot)| {
-            slot.unwrap_or_else(|| runner::without_call(case, Outcome::NotRun(NotRun::Lost)))
+            slot.unwrap_or_else(|| CaseResult::unasked(case, Outcome::NotRun(NotRun::Lost)))
         })
         .collect();
     Run {
@@ -235,7 +236,7 @@ impl Batch<'_, '_> {
         for index in range {
             let case = &self.cases[index];
             let result = if interrupt::received().is_some() {
-                Some(runner::without_call(case, Outcome::Interrupted))
+                Some(CaseResult::unasked(case, Outcome::Interrupted))
             } else {
                 match runner::prepare(case, implementation) {
                     Ok(request) => {
@@ -253,7 +254,7 @@ impl Batch<'_, '_> {
                 Err(outcome) => {
                     for (at, _) in rest {
                         let (index, slot) = &mut results[*at];
-                        *slot = Some(runner::without_call(&self.cases[*index], outcome.clone()));
+                        *slot = Some(CaseResult::unasked(&self.cases[*index], outcome.clone()));
                     }
                     rest = &[];
                 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use mcpdesc_protocol::{Diagnostic, Severity};
 
-use crate::judge::compare::Level;
+use crate::outcome::comparison::Level;
 
 /// Which of the two validators reported a finding the other did not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -21,11 +21,11 @@ use std::time::{Duration, Instant};
 use mcpdesc_protocol::{Diagnostic, Reply, Revision, Revisions, ValidateRequest};
 use serde_json::Value;
 
-use crate::backend::failure::Failure;
 use crate::backend::interrupt::{self, Interruption};
 use crate::backend::lock;
 use crate::backend::schedule::Backend;
-use crate::judge::compare::Level;
+use crate::outcome::comparison::Level;
+use crate::outcome::failure::Failure;
 use crate::suite::SuiteSet;
 
 use disagreement::{Difference, Side};

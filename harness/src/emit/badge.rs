@@ -23,7 +23,7 @@
 //! An emitter calls it once a run has finished, with the run's summary:
 //!
 //! ```no_run
-//! # fn example(results: &[mcpdesc_conformance::judge::runner::CaseResult]) -> Result<(), Box<dyn std::error::Error>> {
+//! # fn example(results: &[mcpdesc_conformance::outcome::CaseResult]) -> Result<(), Box<dyn std::error::Error>> {
 //! use mcpdesc_conformance::{emit::badge, judge::summary::Summary};
 //!
 //! let summary = Summary::of(results);
@@ -51,8 +51,8 @@ use serde::Serialize;
 
 use crate::emit::escape;
 use crate::file::{self, FileError};
-use crate::judge::compare::Level;
 use crate::judge::summary::{Summary, Tally};
+use crate::outcome::comparison::Level;
 
 /// The word every label starts with.
 const LABEL_PREFIX: &str = "mcpdesc";

@@ -9,15 +9,15 @@ use std::path::{Path, PathBuf};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde_json::{Map, Value};
 
-use crate::baseline::Mark;
 use crate::emit::badge;
 use crate::emit::escape;
 use crate::emit::json;
 use crate::emit::markdown;
 use crate::emit::text;
 use crate::event::{Event, RunFinished};
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, Outcome};
+use crate::outcome::comparison::Level;
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
 use crate::suite::case::Case;
 

@@ -4,12 +4,12 @@
 
 use std::io::{self, Write};
 
-use crate::baseline::Mark;
 use crate::emit::escape;
 use crate::emit::text;
 use crate::event::Event;
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, Outcome};
+use crate::outcome::comparison::Level;
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::Finding;
 

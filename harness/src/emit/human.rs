@@ -3,11 +3,11 @@
 
 use std::io::{self, Write};
 
-use crate::baseline::Mark;
 use crate::emit::escape;
 use crate::emit::text;
 use crate::event::{Event, RunMode};
-use crate::judge::compare::Level;
+use crate::outcome::comparison::Level;
+use crate::outcome::mark::Mark;
 use crate::suite::SuiteSet;
 
 use super::Emitter;

@@ -11,13 +11,13 @@ use std::time::Duration;
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value, json};
 
-use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
-use crate::baseline::Mark;
 use crate::emit::text;
 use crate::event::{Event, RunFinished, RunStarted};
-use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
-use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unjudgeable};
 use crate::judge::summary::{Summary, Tally};
+use crate::outcome::comparison::{Comparison, Level, OutputProblem, ProblemKind};
+use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, NotRun, Outcome, Skip, Unjudgeable};
 use crate::suite::case::Case;
 use crate::suite::expectation::Finding;
 

@@ -1,4 +1,4 @@
-//! The comparison of implementations ([`crate::matrix::Matrix`]) as one
+//! The comparison of implementations ([`crate::reports::matrix::Matrix`]) as one
 //! self-contained HTML page and as Markdown tables.
 //!
 //! The page needs nothing outside itself (no script, font or stylesheet
@@ -15,7 +15,7 @@ use std::path::Path;
 
 use crate::emit::markdown::{self, html};
 use crate::file::FileError;
-use crate::matrix::{Answer, Cell, Matrix};
+use crate::reports::matrix::{Answer, Cell, Matrix};
 use crate::suite::expectation::Finding;
 
 /// How many disagreeing cases the Markdown lists per rule.

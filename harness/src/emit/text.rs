@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
-use crate::backend::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
 use crate::emit::escape;
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, NotRun, Outcome, Skip, Unclaimed};
 use crate::judge::summary::{Summary, Tally};
+use crate::outcome::comparison::Level;
+use crate::outcome::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
+use crate::outcome::{CaseResult, NotRun, Outcome, Skip, Unclaimed};
 use crate::suite::expectation::{Finding, Findings};
 use crate::suite::fixture::Fixture;
 use crate::suite::{SuiteProblem, SuiteSet};
@@ -292,7 +292,7 @@ pub(crate) fn outcome_line(outcome: &Outcome) -> Option<String> {
 /// What went wrong, and the last lines of the validator's stderr under it
 /// (for `smoke`, which indents the whole, and `diff`).
 #[cfg(any(feature = "external", feature = "reports"))]
-pub(crate) fn failure_with_stderr(failure: &crate::backend::failure::Failure) -> String {
+pub(crate) fn failure_with_stderr(failure: &crate::outcome::failure::Failure) -> String {
     let mut text = failure_text(&failure.kind);
     let stderr = failure.stderr.trim_end();
     if !stderr.is_empty() {
@@ -528,7 +528,7 @@ mod tests {
     use mcpdesc_protocol::Severity;
 
     use super::*;
-    use crate::judge::compare::Comparison;
+    use crate::outcome::comparison::Comparison;
     use crate::suite::catalog::{Catalog, RuleIndex};
     use crate::suite::tree::SuiteTree;
     use crate::suite::{Entry, Suite};

@@ -1,5 +1,5 @@
 //! Judge: each reply [`compare`]d with its expectation into a case's
-//! [`runner::Outcome`], and the outcomes tallied into a [`summary`] per
+//! [`crate::outcome::Outcome`], and the outcomes tallied into a [`summary`] per
 //! level, revision and rule.
 
 pub mod compare;

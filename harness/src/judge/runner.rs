@@ -9,132 +9,13 @@ use mcpdesc_protocol::{
 };
 use mcpdesc_source::Document;
 
-use crate::backend::failure::{Crash, Failure, FailureKind};
-use crate::baseline::Mark;
-use crate::judge::compare::{Comparison, Level};
+use crate::outcome::comparison::Comparison;
+use crate::outcome::failure::{Crash, Failure, FailureKind};
+use crate::outcome::{CaseResult, Outcome, Skip, Unclaimed, Unjudgeable};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 use crate::suite::expectation::Finding;
 use crate::suite::fixture::Fixture;
-use crate::suite::{EntryIndex, SuiteProblem};
-
-/// What happened to one case. Every case gets exactly one. The variants
-/// carry data; the emitters make text of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Outcome {
-    /// The validator replied with diagnostics, compared with the expectation.
-    Compared(Box<Comparison>),
-    /// The validator replied with diagnostics, but the case involves rules
-    /// it does not claim to check (its implementation metadata lists
-    /// `rules`): neither passed nor failed, counted apart.
-    Unclaimed(Box<Unclaimed>),
-    /// Not judged: the validator declined the case, or does not announce its
-    /// revision.
-    Skipped(Skip),
-    /// The validator replied that it failed on this case.
-    ValidatorError {
-        /// Its message.
-        message: String,
-    },
-    /// The validator failed in itself: it could not be started, crashed,
-    /// timed out, or broke the stdio contract.
-    Failed(Failure),
-    /// Not run at all.
-    NotRun(NotRun),
-    /// The suite cannot judge this case: its fixture or expectation is broken.
-    SuiteError(Unjudgeable),
-    /// Not finished: the run was interrupted by a signal before this case
-    /// had its answer. It neither passes nor fails.
-    Interrupted,
-}
-
-/// Why the suite cannot judge a case.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Unjudgeable {
-    /// The fixture or its expectation file is broken: the problem says
-    /// where and how.
-    #[error("{0}")]
-    Broken(SuiteProblem),
-    /// The expectation file lists no findings for the case's revision.
-    #[error("the expectation lists no findings for {0}")]
-    NoExpectationFor(Revision),
-}
-
-/// A case that involves rules the validator does not claim.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unclaimed {
-    /// The unclaimed rules among the expected and the reported findings.
-    pub rules: BTreeSet<String>,
-    /// The comparison all the same, for reports.
-    pub comparison: Comparison,
-}
-
-/// Why a case was skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Skip {
-    /// The validator does not announce the case's revision; it was not asked.
-    Unannounced,
-    /// The validator answered `skipped`.
-    Declined {
-        /// Its reason.
-        reason: String,
-        /// The issue it links to, if any.
-        issue: Option<String>,
-    },
-}
-
-/// Why a case was not run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NotRun {
-    /// The validator could not be started at all.
-    Unavailable,
-    /// The harness gave up on the validator after this many failures in a
-    /// row.
-    GaveUp {
-        /// The cutoff that was reached.
-        failures: usize,
-    },
-    /// The harness lost the case: a bug in the harness.
-    Lost,
-}
-
-impl Outcome {
-    /// Whether the validator failed in itself on this case (a crash, a
-    /// timeout, a broken contract), as opposed to answering.
-    pub fn is_validator_failure(&self) -> bool {
-        matches!(self, Outcome::Failed(_))
-    }
-
-    /// Whether the case passes at `level`; `None` for a skipped or
-    /// interrupted case, which neither passes nor fails. A crash or error is
-    /// never a pass.
-    pub fn passes(&self, level: Level) -> Option<bool> {
-        match self {
-            Outcome::Compared(comparison) => Some(comparison.passes(level)),
-            Outcome::Skipped(_) | Outcome::Unclaimed(_) | Outcome::Interrupted => None,
-            _ => Some(false),
-        }
-    }
-}
-
-/// One case's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseResult {
-    /// Where the case's fixture sits in the suite set it was run from.
-    pub entry: EntryIndex,
-    /// The revision the case ran under.
-    pub revision: Revision,
-    /// What happened.
-    pub outcome: Outcome,
-    /// How long the validator took.
-    pub duration: Duration,
-    /// What the run's baseline says about the case, if it lists it.
-    pub baseline: Option<Mark>,
-}
 
 /// The request that asks about `fixture` (whose loaded document is
 /// `document`) under `revision`: the one way every caller builds one.
@@ -206,7 +87,7 @@ pub(crate) fn prepare(
         .iter()
         .any(|revision| revision == case.revision.as_str())
     {
-        return Err(Box::new(without_call(
+        return Err(Box::new(CaseResult::unasked(
             case,
             Outcome::Skipped(Skip::Unannounced),
         )));
@@ -252,14 +133,19 @@ pub(crate) fn conclude(
     };
     CaseResult {
         duration,
-        ..without_call(case, outcome)
+        ..CaseResult::unasked(case, outcome)
     }
 }
 
 /// The document of `case` and its expected findings, or its suite error
 /// (boxed: it is rare, and large).
 fn inputs<'c>(case: &'c Case<'_>) -> Result<(&'c Document, &'c [Finding]), Box<CaseResult>> {
-    let unjudgeable = |why| Err(Box::new(without_call(case, Outcome::SuiteError(why))));
+    let unjudgeable = |why| {
+        Err(Box::new(CaseResult::unasked(
+            case,
+            Outcome::SuiteError(why),
+        )))
+    };
     let document = match &case.entry.fixture.document {
         Ok(document) => document,
         Err(error) => return unjudgeable(Unjudgeable::Broken(error.clone().into())),
@@ -289,17 +175,6 @@ fn unclaimed(comparison: &Comparison, implementation: &Implementation) -> Option
             .cloned()
             .collect(),
     )
-}
-
-/// The result of `case` that ended as `outcome` without a call.
-pub(crate) fn without_call(case: &Case<'_>, outcome: Outcome) -> CaseResult {
-    CaseResult {
-        entry: case.index,
-        revision: case.revision,
-        outcome,
-        duration: Duration::ZERO,
-        baseline: None,
-    }
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -4,9 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use mcpdesc_protocol::Revision;
 
-use crate::baseline::Mark;
-use crate::judge::compare::Level;
-use crate::judge::runner::{CaseResult, Outcome};
+use crate::outcome::comparison::Level;
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, Outcome};
 
 /// Counts for one group of cases (one revision, or all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

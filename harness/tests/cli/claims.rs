@@ -2,9 +2,9 @@
 //! cases of the others.
 
 use mcpdesc_conformance::backend::schedule;
-use mcpdesc_conformance::judge::compare::Level;
-use mcpdesc_conformance::judge::runner::Outcome;
 use mcpdesc_conformance::judge::summary::Summary;
+use mcpdesc_conformance::outcome::Outcome;
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mcpdesc_conformance::backend::failure::FailureKind;
-use mcpdesc_conformance::judge::compare::Level;
-use mcpdesc_conformance::judge::runner::Outcome;
+use mcpdesc_conformance::outcome::Outcome;
+use mcpdesc_conformance::outcome::comparison::Level;
+use mcpdesc_conformance::outcome::failure::FailureKind;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Conclusion, Trial};
 use mcpdesc_conformance::backend::external::Mode;
-use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::libtest::{
     Checked, Settings, Target, check_case, trials, trials_from_environment,
 };
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

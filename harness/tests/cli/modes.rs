@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
 use mcpdesc_conformance::backend::schedule;
-use mcpdesc_conformance::judge::runner::{CaseResult, Outcome};
+use mcpdesc_conformance::outcome::{CaseResult, Outcome};
 use mcpdesc_conformance::suite::EntryIndex;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;

@@ -1,8 +1,8 @@
 //! The suite has teeth: a validator that lacks any one rule fails it.
 
 use mcpdesc_conformance::backend::schedule;
-use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::judge::summary::Summary;
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

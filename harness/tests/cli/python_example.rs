@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use mcpdesc_conformance::backend::external::{self, ExternalValidator, Mode};
-use mcpdesc_conformance::judge::compare::Level;
 use mcpdesc_conformance::judge::summary::Summary;
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

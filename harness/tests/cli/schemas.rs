@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use jsonschema::{Registry, Validator};
-use mcpdesc_conformance::backend::wire::{self, WireError};
+use mcpdesc_conformance::backend::wire;
+use mcpdesc_conformance::outcome::failure::WireError;
 use mcpdesc_protocol::{
     Command as Message, Diagnostic, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply,
     ReplyMessage, Severity, Skip, StartReply, ValidateRequest, ValidatorError,

@@ -2,8 +2,8 @@
 //! exactly: (fixture, rule, selected pointer) for the invalid ones.
 
 use mcpdesc_conformance::backend::schedule;
-use mcpdesc_conformance::judge::compare::Level;
-use mcpdesc_conformance::judge::runner::Outcome;
+use mcpdesc_conformance::outcome::Outcome;
+use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;

@@ -22,7 +22,7 @@ mod pool;
 #[cfg(feature = "external")]
 mod session;
 
-use crate::backend::failure::Failure;
+use crate::outcome::failure::Failure;
 
 #[cfg(feature = "external")]
 pub use crate::backend::process::split_command;

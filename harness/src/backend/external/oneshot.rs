@@ -7,9 +7,9 @@ use mcpdesc_protocol::{Reply, ValidateRequest};
 
 use super::ExternalValidator;
 use super::session::protocol;
-use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 use crate::backend::process::{Output, Process};
 use crate::backend::wire;
+use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 
 /// Validates one case in a fresh process (one-shot mode): the document on
 /// stdin, the revision and specification in `MCPDESC_REVISION` and

@@ -12,11 +12,11 @@ use mcpdesc_protocol::{Implementation, Reply, Revisions, ValidateRequest};
 use super::oneshot::oneshot;
 use super::session::{self, Session};
 use super::{Mode, Unavailable};
-use crate::backend::failure::{Failure, FailureKind};
 use crate::backend::process::Process;
 use crate::backend::schedule::{self, Backend, Schedule};
 use crate::backend::wire;
-use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
+use crate::outcome::failure::{Failure, FailureKind};
+use crate::outcome::{CaseResult, NotRun, Outcome};
 use crate::suite::case::Case;
 use crate::suite::catalog::RuleIndex;
 
@@ -287,7 +287,7 @@ pub fn run(cases: &[Case<'_>], rules: &RuleIndex, validator: &ExternalValidator)
         Err(unavailable) => {
             let results = cases
                 .iter()
-                .map(|case| runner::without_call(case, Outcome::NotRun(NotRun::Unavailable)))
+                .map(|case| CaseResult::unasked(case, Outcome::NotRun(NotRun::Unavailable)))
                 .collect();
             return ExternalRun {
                 implementation: Implementation {

@@ -22,11 +22,12 @@ use mcpdesc_protocol::{
 };
 
 use super::ExternalValidator;
-use crate::backend::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 use crate::backend::interrupt;
 use crate::backend::lock;
 use crate::backend::process::{Output, Process};
-use crate::backend::wire::{self, Seq, WireError};
+use crate::backend::wire::{self, Seq};
+use crate::outcome::failure::WireError;
+use crate::outcome::failure::{Awaiting, Crash, Failure, FailureKind, ProtocolProblem};
 
 /// One session-mode validator process, restarted after each failure,
 /// shared by the callers the pool sends to it.

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use mcpdesc_protocol::{Implementation, Revision};
 
-use crate::judge::compare::Level;
-use crate::report::{OutcomeRecord, Report};
+use crate::outcome::comparison::Level;
+use crate::reports::{OutcomeRecord, Report};
 use crate::suite::expectation::Finding;
 
 /// Reports that cannot be compared.
@@ -184,7 +184,7 @@ impl Matrix {
             }
         }
         // Each report's cases by ID, to put answers side by side.
-        let by_id: Vec<BTreeMap<&str, &crate::report::CaseRecord>> = reports
+        let by_id: Vec<BTreeMap<&str, &crate::reports::CaseRecord>> = reports
             .iter()
             .map(|(_, report)| {
                 report

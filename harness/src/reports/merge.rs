@@ -15,13 +15,15 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::baseline::Mark;
 use crate::emit::Emitter;
-use crate::event::{Claims, Event, RunFinished, RunOptions, RunStarted, SuiteIdentity};
+use crate::event::{Event, RunFinished, RunOptions, RunStarted, SuiteIdentity};
 use crate::exit::{RunEnd, Status};
-use crate::judge::runner::{self, CaseResult, NotRun, Outcome};
+use crate::judge::runner;
 use crate::judge::summary::Summary;
-use crate::report::{CaseRecord, Report, RunRecord};
+use crate::outcome::claims::Claims;
+use crate::outcome::mark::Mark;
+use crate::outcome::{CaseResult, NotRun, Outcome};
+use crate::reports::{CaseRecord, Report, RunRecord};
 use crate::run::Finished;
 use crate::suite::SuiteSet;
 use crate::suite::case::{Case, Partition, Selection};
@@ -407,7 +409,7 @@ pub fn merge<'s>(
         options: RunOptions {
             level: run.options.level,
             jobs: run.options.jobs,
-            timeout: run.options.timeout_ms.map(crate::report::millis),
+            timeout: run.options.timeout_ms.map(crate::reports::millis),
             max_diagnostics: run.options.max_diagnostics,
             max_consecutive_failures: run.options.max_consecutive_failures,
             selection: words,

@@ -15,15 +15,18 @@ use std::time::Duration;
 use mcpdesc_protocol::{Implementation, Revision};
 use serde::Deserialize;
 
-use crate::backend::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
 use crate::backend::interrupt::Interruption;
-use crate::backend::wire::WireError;
-use crate::baseline::Mark;
 use crate::emit::json::REPORT_VERSION;
 use crate::event::RunMode;
-use crate::judge::compare::{Comparison, Level, OutputProblem, ProblemKind};
-use crate::judge::runner::{NotRun, Outcome, Skip, Unclaimed};
+use crate::outcome::comparison::{Comparison, Level, OutputProblem, ProblemKind};
+use crate::outcome::failure::WireError;
+use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
+use crate::outcome::mark::Mark;
+use crate::outcome::{NotRun, Outcome, Skip, Unclaimed};
 use crate::suite::expectation::{Finding, Findings};
+
+pub mod matrix;
+pub mod merge;
 
 /// A report that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -476,7 +479,7 @@ impl ComparisonRecord {
     /// The findings the validator reported, as far as the report keeps
     /// them: the expected ones it did not miss, and the unexpected ones.
     pub fn reported(&self) -> Findings {
-        crate::judge::compare::reported(&self.expected, &self.missing, &self.unexpected)
+        crate::outcome::comparison::reported(&self.expected, &self.missing, &self.unexpected)
     }
 
     /// Whether the report kept every reported finding.
