@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
 use mcpdesc_conformance::backend::interrupt;
-use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
+use mcpdesc_conformance::backend::schedule::{Backend, Claimed, InProcess, Schedule};
 use mcpdesc_conformance::baseline::Baseline;
 use mcpdesc_conformance::bless;
 use mcpdesc_conformance::emit;
@@ -247,6 +247,13 @@ struct RunArgs {
     /// matches no case is an error.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
+    /// The rules the validator is judged on, instead of those it announces
+    /// (one-shot validators announce none): a file with one rule ID per
+    /// line (`#` starts a comment), or a comma-separated list of rule IDs.
+    /// Only the findings of these rules are judged; every rule ID must be
+    /// in a catalog.
+    #[arg(long, value_name = "FILE|LIST")]
+    rules: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -514,6 +521,10 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
             Err(status) => return Ok(status),
         },
     };
+    let (backend, claims) = match claim(backend, args.rules.as_deref(), &set) {
+        Ok(claimed) => claimed,
+        Err(status) => return Ok(status),
+    };
     let started = RunStarted {
         harness_version: env!("CARGO_PKG_VERSION").to_owned(),
         suite: SuiteIdentity {
@@ -534,7 +545,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
             selection: selection_words(&args.select),
         },
         cases: cases.len(),
-        claims: Claims::of(backend.implementation(), &set.rules),
+        claims,
     };
     let mut emitters = Emitters::default();
     let json = args.format == "json";
@@ -610,6 +621,101 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         }
     }
     Ok(status)
+}
+
+/// The claims `backend` is judged on: the rules of `--rules` (`listed`)
+/// when given, else those it announces. A claim of a rule that no catalog
+/// defines is refused, with the status the command ends with: 2 for the
+/// command line's, 3 for a validator's own (its `start` reply is wrong).
+fn claim<'a>(
+    backend: Box<dyn Backend + 'a>,
+    listed: Option<&str>,
+    set: &SuiteSet,
+) -> Result<(Box<dyn Backend + 'a>, Claims), Status> {
+    let backend: Box<dyn Backend + 'a> = match listed {
+        None => backend,
+        Some(text) => match claimed_rules(text) {
+            Ok(rules) => Box::new(Claimed::new(backend, rules)),
+            Err(error) => {
+                eprintln!("error: --rules: {error:#}");
+                return Err(Status::UsageOrSuite);
+            }
+        },
+    };
+    let claims = Claims::of(backend.implementation(), &set.rules);
+    let unknown = claims.unknown(&set.rules);
+    if unknown.is_empty() {
+        return Ok((backend, claims));
+    }
+    let whose = if listed.is_some() {
+        "--rules names"
+    } else {
+        "the validator claims (`rules` in its reply to `start`)"
+    };
+    eprintln!(
+        "error: {whose} {} that no catalog defines: {}; a claim of an unknown rule would judge \
+         nothing (`mcpdesc-conformance check` prints the catalogs' rules)",
+        if unknown.len() == 1 {
+            "a rule"
+        } else {
+            "rules"
+        },
+        unknown
+            .iter()
+            .map(|id| format!("`{}`{}", escape::line(id), nearest_rule(id, set)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Err(if listed.is_some() {
+        Status::UsageOrSuite
+    } else {
+        Status::ValidatorUnavailable
+    })
+}
+
+/// ` (did you mean `…`?)` naming the catalogued rule ID nearest to `id`,
+/// when one is near enough to be a misspelling of it.
+fn nearest_rule(id: &str, set: &SuiteSet) -> String {
+    set.rules
+        .iter()
+        .map(|rule| (strsim::levenshtein(id, &rule.id), &rule.id))
+        .filter(|(distance, _)| *distance <= 3.max(id.len() / 5))
+        .min()
+        .map_or_else(String::new, |(_, rule)| {
+            format!(" (did you mean `{rule}`?)")
+        })
+}
+
+/// The rule IDs `--rules` gives: the lines of the file it names (without
+/// `#` comments and blank lines), or the comma-separated list it is.
+fn claimed_rules(text: &str) -> anyhow::Result<Vec<String>> {
+    let path = Path::new(text);
+    let rules: Vec<String> = if path.is_file() {
+        let content = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        content
+            .lines()
+            .map(|line| {
+                line.split_once('#')
+                    .map_or(line, |(before, _)| before)
+                    .trim()
+            })
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect()
+    } else {
+        text.split(',')
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    anyhow::ensure!(
+        !rules.is_empty(),
+        "`{}` names no rule: give a file of rule IDs (one per line) or a comma-separated list",
+        escape::line(text)
+    );
+    Ok(rules)
 }
 
 /// Starts `external`'s processes, or says why it cannot and with which exit

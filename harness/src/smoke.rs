@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::backend::external::{ExternalValidator, Mode, Pool, Unavailable};
 use crate::emit::text;
+use crate::outcome::claims::Claims;
 use crate::outcome::failure::{Failure, FailureKind};
 
 /// How long smoke waits after each reply for output nobody asked for.
@@ -146,6 +147,28 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             problem: None,
             detail: describe(&implementation),
         });
+        let unknown = Claims::of(&implementation, &set.rules).unknown(&set.rules);
+        if !unknown.is_empty() {
+            checks.push(Check {
+                subject: "claimed rules".into(),
+                problem: Some(format!(
+                    "`rules` in the reply to `start` lists {} that no catalog defines: {}; \
+                     `run` refuses such a claim. List the catalogs' rule IDs exactly as \
+                     `mcpdesc-conformance check` prints them, and report findings under them",
+                    if unknown.len() == 1 {
+                        "a rule"
+                    } else {
+                        "rules"
+                    },
+                    unknown
+                        .iter()
+                        .map(|id| format!("`{}`", escape::line(id)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                detail: String::new(),
+            });
+        }
     }
     let mut sent = 0;
     let mut judged = 0;

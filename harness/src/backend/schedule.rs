@@ -77,6 +77,43 @@ impl<V: Validator> Backend for InProcess<V> {
     }
 }
 
+/// A backend judged on the rules claimed for it on the command line
+/// (`run --rules`) instead of those it announces: a one-shot validator
+/// cannot announce any, and a session validator's list is replaced. The
+/// rest of its announced identity is kept.
+pub struct Claimed<'a> {
+    backend: Box<dyn Backend + 'a>,
+    implementation: Implementation,
+}
+
+impl<'a> Claimed<'a> {
+    /// `backend`, claiming `rules`.
+    pub fn new(backend: Box<dyn Backend + 'a>, rules: Vec<String>) -> Claimed<'a> {
+        let implementation = Implementation {
+            rules: Some(rules),
+            ..backend.implementation().clone()
+        };
+        Claimed {
+            backend,
+            implementation,
+        }
+    }
+}
+
+impl Backend for Claimed<'_> {
+    fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    fn call(&self, request: &ValidateRequest) -> Result<Reply, Failure> {
+        self.backend.call(request)
+    }
+
+    fn call_many(&self, requests: &[&ValidateRequest]) -> Vec<Result<Reply, Failure>> {
+        self.backend.call_many(requests)
+    }
+}
+
 /// Runs `cases` against an in-process `validator` with [`run`], one worker
 /// per CPU, and returns one result per case in the order of `cases`: a
 /// convenience for tools and tests.

@@ -90,7 +90,7 @@ impl<W: Write> Emitter for Human<'_, W> {
                     escape::line(&started.implementation.version),
                     started.cases
                 );
-                let claims = started.claims;
+                let claims = &started.claims;
                 if claims.claimed < claims.catalog {
                     header.push_str(&format!(
                         "; it claims {} of the {} rules",

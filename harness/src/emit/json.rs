@@ -108,7 +108,11 @@ pub fn run(started: &RunStarted) -> Map<String, Value> {
             "selection": options.selection,
         },
         "cases": started.cases,
-        "claims": {"claimed": started.claims.claimed, "catalog": started.claims.catalog},
+        "claims": {
+            "listed": started.claims.listed,
+            "claimed": started.claims.claimed,
+            "catalog": started.claims.catalog,
+        },
     });
     match value {
         Value::Object(map) => map,
@@ -284,6 +288,7 @@ fn compared(comparison: &Comparison) -> Value {
         "reportedCount": comparison.actual_count,
         "problems": comparison.problems.iter().map(problem).collect::<Vec<_>>(),
         "problemCount": comparison.problem_count,
+        "setAside": comparison.set_aside.iter().collect::<Vec<_>>(),
     })
 }
 

@@ -1,15 +1,21 @@
 //! Comparing what a validator reported with what the suite expects.
 
-use mcpdesc_protocol::{Diagnostic, Revision, Severity};
+use std::collections::BTreeSet;
+
+use mcpdesc_protocol::{Diagnostic, Revision};
 use serde_json::Value;
 
-use crate::outcome::comparison::{Comparison, KEPT_DIFFERENCES, OutputProblem, ProblemKind};
+use crate::outcome::claims;
+use crate::outcome::comparison::{
+    Comparison, KEPT_DIFFERENCES, OutputProblem, ProblemKind, has_error,
+};
 use crate::suite::catalog::RuleIndex;
 use crate::suite::expectation::{Finding, Findings};
 
 impl Comparison {
     /// Compares `actual` with `expected` for a case of `document` under
-    /// `revision`, and checks each actual finding against the catalogs.
+    /// `revision`, and checks each actual finding against the catalogs:
+    /// every rule is judged.
     pub fn new(
         expected: Findings,
         actual: &[Diagnostic],
@@ -17,7 +23,44 @@ impl Comparison {
         document: &Value,
         revision: Revision,
     ) -> Comparison {
-        let actual: Findings = actual.iter().map(Finding::of).collect();
+        Comparison::claimed(expected, actual, rules, document, revision, None)
+    }
+
+    /// [`Comparison::new`] for a validator that lists the rules it claims
+    /// (`None`: it lists none, and every rule is judged). The findings of
+    /// catalogued rules it does not claim are set aside on both sides and
+    /// named in [`Comparison::set_aside`]; a reported rule that is in no
+    /// catalog, or does not apply under `revision`, is judged whatever it
+    /// claims (see [`crate::outcome::claims`]).
+    pub fn claimed(
+        expected: Findings,
+        actual: &[Diagnostic],
+        rules: &RuleIndex,
+        document: &Value,
+        revision: Revision,
+        listed: Option<&[String]>,
+    ) -> Comparison {
+        let mut set_aside = BTreeSet::new();
+        let mut judged = |finding: &Finding| {
+            let judged = claims::judges(listed, &finding.rule, rules, revision);
+            if !judged {
+                set_aside.insert(finding.rule.clone());
+            }
+            judged
+        };
+        let expected: Findings = if listed.is_none() {
+            expected
+        } else {
+            expected
+                .into_iter()
+                .filter(|finding| judged(finding))
+                .collect()
+        };
+        let actual: Findings = actual
+            .iter()
+            .map(Finding::of)
+            .filter(|finding| judged(finding))
+            .collect();
         let mut problems = Vec::new();
         let mut problem_count = 0;
         // Problems with the rule itself (unknown, or not under this
@@ -72,15 +115,10 @@ impl Comparison {
             unexpected_count,
             problems,
             problem_count,
+            set_aside,
             passes,
         }
     }
-}
-
-fn has_error(findings: &Findings) -> bool {
-    findings
-        .iter()
-        .any(|finding| finding.severity == Severity::Error)
 }
 
 fn rule_ids(findings: &Findings) -> std::collections::BTreeSet<&str> {
@@ -95,6 +133,7 @@ mod tests {
     use super::*;
     use crate::outcome::comparison::Level;
     use crate::suite::catalog::Catalog;
+    use mcpdesc_protocol::Severity;
     use serde_json::json;
 
     fn rules() -> RuleIndex {

@@ -1,6 +1,5 @@
 //! Running cases against a validator and comparing each reply.
 
-use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
@@ -52,9 +51,10 @@ pub(crate) fn ask(validator: &dyn Validator, request: &ValidateRequest) -> Resul
 /// Runs one case through `call`, which reaches the validator however it is
 /// reached, and compares the reply. Cases that cannot be judged (a broken
 /// fixture or expectation) or that the validator does not support (the
-/// revisions `implementation` announces) get their outcome without a call;
-/// a case that involves a rule the implementation does not claim (when it
-/// lists its `rules`) is [`Outcome::Unclaimed`].
+/// revisions `implementation` announces) get their outcome without a call.
+/// When the implementation lists the `rules` it claims, only the findings of
+/// those rules are judged ([`Comparison::claimed`]); a case left with
+/// nothing to judge is [`Outcome::Unclaimed`].
 pub fn judge(
     case: &Case<'_>,
     rules: &RuleIndex,
@@ -110,16 +110,28 @@ pub(crate) fn conclude(
     };
     let outcome = match reply {
         Ok(Reply::Diagnostics(diagnostics)) => {
-            let comparison = Comparison::new(
+            let comparison = Comparison::claimed(
                 expected.iter().cloned().collect(),
                 &diagnostics,
                 rules,
                 &document.value,
                 case.revision,
+                implementation.rules.as_deref(),
             );
-            match unclaimed(&comparison, implementation) {
-                Some(rules) => Outcome::Unclaimed(Box::new(Unclaimed { rules, comparison })),
-                None => Outcome::Compared(Box::new(comparison)),
+            // Nothing of the case is judged: the suite expects findings of
+            // rules the validator does not claim only, and it reported
+            // nothing it is judged on. A case with judged findings on
+            // either side, or one that expects nothing, is compared.
+            if !expected.is_empty()
+                && comparison.expected.is_empty()
+                && comparison.actual_count == 0
+            {
+                Outcome::Unclaimed(Box::new(Unclaimed {
+                    rules: comparison.set_aside.clone(),
+                    comparison,
+                }))
+            } else {
+                Outcome::Compared(Box::new(comparison))
             }
         }
         Ok(Reply::Skipped(skip)) => Outcome::Skipped(Skip::Declined {
@@ -157,24 +169,6 @@ fn inputs<'c>(case: &'c Case<'_>) -> Result<(&'c Document, &'c [Finding]), Box<C
         },
         Err(problem) => unjudgeable(Unjudgeable::Broken(problem.clone())),
     }
-}
-
-/// The rules of `comparison` (expected or reported) that `implementation`
-/// does not claim, when it lists the rules it claims and there are any.
-fn unclaimed(comparison: &Comparison, implementation: &Implementation) -> Option<BTreeSet<String>> {
-    let claimed = implementation.rules.as_ref()?;
-    let findings = || comparison.expected.iter().chain(&comparison.unexpected);
-    // Most cases involve claimed rules only: nothing is built for them.
-    if findings().all(|finding| claimed.contains(&finding.rule)) {
-        return None;
-    }
-    Some(
-        findings()
-            .map(|finding| &finding.rule)
-            .filter(|rule| !claimed.contains(rule))
-            .cloned()
-            .collect(),
-    )
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

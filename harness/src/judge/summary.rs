@@ -1,6 +1,6 @@
 //! Counting results: pass rates per level, per revision and overall.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use mcpdesc_protocol::Revision;
 
@@ -48,6 +48,15 @@ impl Tally {
         }
     }
 
+    /// Counts one case for one rule whose own findings agree at each level
+    /// as `passes` says ([`crate::outcome::Comparison::rule_passes`]).
+    fn add_rule(&mut self, passes: [bool; 3]) {
+        self.cases += 1;
+        for (passed, passes) in self.passed.iter_mut().zip(passes) {
+            *passed += usize::from(passes);
+        }
+    }
+
     /// Cases that count towards pass rates (all but the skipped and the
     /// unclaimed).
     pub fn judged(&self) -> usize {
@@ -76,8 +85,10 @@ impl Tally {
 pub struct Summary {
     /// One tally per revision that had cases, in revision order.
     pub per_revision: BTreeMap<Revision, Tally>,
-    /// One tally per rule, over the compared cases that involve it (the
-    /// suite expects it, or the validator reported it), in rule order.
+    /// One tally per rule, over the compared cases whose judged findings
+    /// involve it (the suite expects it, or the validator reported it),
+    /// each counted as passing where the rule's own findings agree, in rule
+    /// order.
     pub per_rule: BTreeMap<String, Tally>,
     /// The same per rule and revision: the rule × revision matrix.
     pub per_rule_revision: BTreeMap<(String, Revision), Tally>,
@@ -128,29 +139,22 @@ impl Summary {
                 .or_default()
                 .add(&result.outcome);
             summary.total.add(&result.outcome);
-            let comparison = match &result.outcome {
-                Outcome::Compared(comparison) => Some(comparison.as_ref()),
-                Outcome::Unclaimed(unclaimed) => Some(&unclaimed.comparison),
-                _ => None,
-            };
-            if let Some(comparison) = comparison {
-                let rules: BTreeSet<&str> = comparison
-                    .expected
-                    .iter()
-                    .chain(&comparison.unexpected)
-                    .map(|finding| finding.rule.as_str())
-                    .collect();
-                for rule in rules {
+            // A rule is judged on its own findings: the case's other rules
+            // do not charge it with their failures, and the rules set aside
+            // (not claimed) are not counted at all.
+            if let Outcome::Compared(comparison) = &result.outcome {
+                for rule in comparison.rules() {
+                    let passes = comparison.rule_passes(rule);
                     summary
                         .per_rule
                         .entry(rule.to_owned())
                         .or_default()
-                        .add(&result.outcome);
+                        .add_rule(passes);
                     summary
                         .per_rule_revision
                         .entry((rule.to_owned(), result.revision))
                         .or_default()
-                        .add(&result.outcome);
+                        .add_rule(passes);
                 }
             }
         }

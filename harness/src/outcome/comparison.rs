@@ -2,8 +2,11 @@
 //! it missed or added, and the reported findings that are wrong in
 //! themselves. [`crate::judge::compare`] makes one from a reply.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
+
+use mcpdesc_protocol::Severity;
 
 use crate::suite::expectation::{Finding, Findings};
 
@@ -110,6 +113,10 @@ pub struct Comparison {
     /// How many findings are wrong whatever the expectation says, kept or
     /// not.
     pub problem_count: usize,
+    /// The catalogued rules whose findings (expected or reported) were set
+    /// aside, not judged, because the validator does not claim them; empty
+    /// when it claims every rule involved.
+    pub set_aside: BTreeSet<String>,
     /// Whether the case passes at each level, in [`Level::ALL`] order (set
     /// by the comparison, or read back from a report).
     pub(crate) passes: [bool; 3],
@@ -136,6 +143,56 @@ impl Comparison {
     pub fn reported(&self) -> Findings {
         reported(&self.expected, &self.missing, &self.unexpected)
     }
+
+    /// The judged rules of the case: those of its judged expected and
+    /// reported findings (kept ones), and of its findings wrong in
+    /// themselves, in order.
+    pub fn rules(&self) -> BTreeSet<&str> {
+        self.expected
+            .iter()
+            .chain(&self.unexpected)
+            .chain(self.problems.iter().map(|problem| &problem.finding))
+            .map(|finding| finding.rule.as_str())
+            .collect()
+    }
+
+    /// Whether `rule`'s own findings agree at each level, in
+    /// [`Level::ALL`] order, whatever the other rules of the case do: the
+    /// rule's expected and reported findings hold an error alike
+    /// (verdict); both are empty or neither, and none of its reported
+    /// findings is wrong in itself as a rule (rules); they are the same
+    /// set, and none is wrong in itself (exact). A per-rule rate counts
+    /// this, so that one rule's failure is not charged to every rule of
+    /// the case.
+    pub fn rule_passes(&self, rule: &str) -> [bool; 3] {
+        let of_rule = |findings: &Findings| -> Findings {
+            findings
+                .iter()
+                .filter(|finding| finding.rule == rule)
+                .cloned()
+                .collect()
+        };
+        let expected = of_rule(&self.expected);
+        let reported = of_rule(&self.reported());
+        let problems = || {
+            self.problems
+                .iter()
+                .filter(|problem| problem.finding.rule == rule)
+        };
+        let rule_problem = problems().any(|problem| problem.kind != ProblemKind::UnresolvedPointer);
+        [
+            has_error(&expected) == has_error(&reported),
+            !rule_problem && expected.is_empty() == reported.is_empty(),
+            problems().next().is_none() && expected == reported,
+        ]
+    }
+}
+
+/// Whether `findings` hold an error (warnings do not count).
+pub(crate) fn has_error(findings: &Findings) -> bool {
+    findings
+        .iter()
+        .any(|finding| finding.severity == Severity::Error)
 }
 
 /// The findings a validator reported, rebuilt from a comparison's parts:

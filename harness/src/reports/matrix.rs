@@ -154,14 +154,21 @@ impl Matrix {
                     continue;
                 };
                 let judged = matches!(case.outcome, OutcomeRecord::Compared(_));
-                let passes = case.passes.at(level) == Some(true);
-                let touched: BTreeSet<&str> = comparison
+                // Each rule is judged on its own findings, as `run` counts
+                // it: a case that fails on one rule is not a failure of
+                // the others.
+                let whole = comparison.clone().comparison(case.passes);
+                let touched: BTreeMap<&str, bool> = comparison
                     .expected
                     .iter()
                     .chain(&comparison.unexpected)
-                    .map(|finding| finding.rule.as_str())
+                    .chain(comparison.problems.iter().map(|problem| &problem.finding))
+                    .map(|finding| {
+                        let passes = whole.rule_passes(&finding.rule)[level as usize];
+                        (finding.rule.as_str(), passes)
+                    })
                     .collect();
-                for rule in touched {
+                for (rule, passes) in touched {
                     involved.entry(rule).or_default().insert(&case.id);
                     let row = rules.entry(rule.to_owned()).or_insert_with(|| RuleRow {
                         rule: rule.to_owned(),
@@ -217,10 +224,16 @@ impl Matrix {
                                 if expected.is_none() {
                                     expected = Some(of_rule(&mut comparison.expected.iter()));
                                 }
+                                // Whether the rule's own findings agree,
+                                // whatever the case's other rules do.
+                                let passes = case.passes.at(level).map(|_| {
+                                    comparison.clone().comparison(case.passes).rule_passes(rule)
+                                        [level as usize]
+                                });
                                 Answer::Findings {
                                     findings: of_rule(&mut comparison.reported().iter()),
                                     complete: comparison.complete(),
-                                    passes: case.passes.at(level),
+                                    passes,
                                 }
                             }
                             None => Answer::Other(case.outcome.kind().to_owned()),
@@ -263,7 +276,14 @@ impl Matrix {
     }
 }
 
-/// Whether `outcome` is an unclaimed case whose unclaimed rules hold `rule`.
+/// Whether `outcome` sets `rule` aside: an unclaimed case whose unclaimed
+/// rules hold it, or a compared one judged without it.
 fn unclaims(outcome: &OutcomeRecord, rule: &str) -> bool {
-    matches!(outcome, OutcomeRecord::Unclaimed { unclaimed_rules, .. } if unclaimed_rules.contains(rule))
+    match outcome {
+        OutcomeRecord::Unclaimed {
+            unclaimed_rules, ..
+        } => unclaimed_rules.contains(rule),
+        OutcomeRecord::Compared(comparison) => comparison.set_aside.contains(rule),
+        _ => false,
+    }
 }

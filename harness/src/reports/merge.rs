@@ -416,6 +416,7 @@ pub fn merge<'s>(
         },
         cases: cases.len(),
         claims: Claims {
+            listed: run.claims.listed.clone(),
             claimed: run.claims.claimed,
             catalog: run.claims.catalog,
         },

@@ -152,9 +152,13 @@ pub struct OptionsRecord {
 }
 
 /// A validator's claims.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[non_exhaustive]
 pub struct ClaimsRecord {
+    /// The rule IDs it lists, `null` when it lists none (and is judged on
+    /// every rule).
+    #[serde(default)]
+    pub listed: Option<BTreeSet<String>>,
     /// Rules of the catalogs it claims.
     pub claimed: usize,
     /// Rules in the catalogs.
@@ -473,6 +477,10 @@ pub struct ComparisonRecord {
     pub problems: Vec<ProblemRecord>,
     /// How many findings are wrong in themselves.
     pub problem_count: usize,
+    /// The rules set aside because the validator does not claim them
+    /// (absent from reports of harnesses before claims were judged so).
+    #[serde(default)]
+    pub set_aside: BTreeSet<String>,
 }
 
 impl ComparisonRecord {
@@ -559,6 +567,7 @@ impl ComparisonRecord {
             actual_count: self.reported_count,
             problems,
             problem_count: self.problem_count,
+            set_aside: self.set_aside,
             passes: Level::ALL.map(|level| passes.at(level) == Some(true)),
         }
     }

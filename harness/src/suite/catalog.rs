@@ -135,6 +135,11 @@ pub struct Rule {
     pub enforcement: String,
     /// Under which revisions the rule applies.
     pub applicability: Applicability,
+    /// Whether a validator chooses to claim the rule (`listed`, the
+    /// default) or owes it under every revision it applies under
+    /// (`implied`): see [`Claim`].
+    #[serde(default)]
+    pub claim: Claim,
     /// JSON pointer patterns of the places the rule looks at: a valid case
     /// exercises the rule when its fixture has a value at a matching pointer
     /// and the rule applies under its revision. In a pattern, `*` stands for
@@ -158,6 +163,26 @@ pub struct Rule {
     /// Examples: a fixture and the pointer of the part it shows.
     #[serde(default)]
     pub examples: Vec<Example>,
+}
+
+/// How a rule enters a validator's claims.
+///
+/// A validator may list the rules it checks (`implementation.rules`, or
+/// `run --rules`), and is then judged on those alone. A rule that is a
+/// duty of validating under a revision rather than a check of the document
+/// (the warning that validation under a legacy revision is incomplete,
+/// reported whatever the document holds) is `implied`: a validator that
+/// announces a revision the rule applies under is judged on it whatever it
+/// lists, since taking the revision's cases is taking on the duty.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    /// Judged when the validator lists it, or lists no rules at all.
+    #[default]
+    Listed,
+    /// Judged under every revision the rule applies under that the
+    /// validator announces, whatever it lists.
+    Implied,
 }
 
 /// Who owns a rule's requirement.

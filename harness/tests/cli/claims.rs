@@ -1,5 +1,5 @@
-//! Claims: a validator that lists the rules it checks is not judged on the
-//! cases of the others.
+//! Claims: a validator that lists the rules it checks is judged on those
+//! rules' findings alone; a claim never excuses a wrong finding.
 
 use mcpdesc_conformance::backend::schedule;
 use mcpdesc_conformance::judge::summary::Summary;
@@ -36,8 +36,10 @@ impl Validator for AllBut {
     }
 }
 
+/// The cases of the left-out rule are judged on the other rules, and pass;
+/// those that expect findings of that rule alone are unclaimed.
 #[test]
-fn cases_of_an_unclaimed_rule_are_unclaimed_and_the_rest_pass() {
+fn an_unclaimed_rule_is_set_aside_and_the_rest_judged() {
     let set = SuiteSet::load(SuiteTree::embedded());
     let cases = Selection::default().cases(&set);
     let left_out = "mcpdesc.elicitation.name";
@@ -46,43 +48,64 @@ fn cases_of_an_unclaimed_rule_are_unclaimed_and_the_rest_pass() {
         left_out,
     };
     let results = schedule::run_in_process(&cases, &set.rules, &validator);
-    // The cases that involve the rule: the suite expects it there.
-    let involving: Vec<bool> = cases
-        .iter()
-        .map(|case| {
-            case.entry
-                .expectation
-                .as_ref()
-                .unwrap()
-                .findings(case.revision)
-                .unwrap()
-                .iter()
-                .any(|finding| finding.rule == left_out)
-        })
-        .collect();
-    let expected_unclaimed = involving.iter().filter(|involves| **involves).count();
-    assert!(expected_unclaimed > 0);
-    for ((case, result), involves) in cases.iter().zip(&results).zip(&involving) {
+    let mut unclaimed = 0;
+    let mut in_part = 0;
+    for (case, result) in cases.iter().zip(&results) {
+        let expected = case
+            .entry
+            .expectation
+            .as_ref()
+            .unwrap()
+            .findings(case.revision)
+            .unwrap();
+        let involves = expected.iter().any(|finding| finding.rule == left_out);
+        let only = involves && expected.iter().all(|finding| finding.rule == left_out);
         match &result.outcome {
-            Outcome::Unclaimed(unclaimed) => {
-                assert!(involves, "{}", case.id());
+            Outcome::Unclaimed(outcome) => {
+                assert!(only, "{}", case.id());
+                unclaimed += 1;
                 assert_eq!(
-                    unclaimed.rules.iter().collect::<Vec<_>>(),
+                    outcome.rules.iter().collect::<Vec<_>>(),
                     [left_out],
                     "{}",
                     case.id()
                 );
                 assert_eq!(result.outcome.passes(Level::Exact), None);
             }
-            other => {
-                assert!(!involves, "{}: {other:?}", case.id());
-                assert_eq!(other.passes(Level::Exact), Some(true), "{}", case.id());
+            Outcome::Compared(comparison) => {
+                assert!(!only, "{}", case.id());
+                assert_eq!(
+                    result.outcome.passes(Level::Exact),
+                    Some(true),
+                    "{}",
+                    case.id()
+                );
+                let set_aside: Vec<&String> = comparison.set_aside.iter().collect();
+                if involves {
+                    in_part += 1;
+                    assert_eq!(set_aside, [left_out], "{}", case.id());
+                    assert!(
+                        comparison
+                            .expected
+                            .iter()
+                            .all(|finding| finding.rule != left_out),
+                        "{}",
+                        case.id()
+                    );
+                } else {
+                    assert!(set_aside.is_empty(), "{}", case.id());
+                }
             }
+            other => panic!("{}: {other:?}", case.id()),
         }
     }
+    assert!(
+        unclaimed > 0 && in_part > 0,
+        "{unclaimed} unclaimed, {in_part} in part"
+    );
     let total = Summary::of(&results).total;
-    assert_eq!(total.unclaimed, expected_unclaimed);
-    assert_eq!(total.judged(), cases.len() - expected_unclaimed);
+    assert_eq!(total.unclaimed, unclaimed);
+    assert_eq!(total.judged(), cases.len() - unclaimed);
     assert_eq!(total.failed_at(Level::Exact), 0);
     assert_eq!(total.passed_at(Level::Exact), total.judged());
 }
@@ -114,4 +137,227 @@ fn without_a_rules_list_a_missing_rule_fails() {
     let total = Summary::of(&schedule::run_in_process(&cases, &set.rules, &validator)).total;
     assert_eq!(total.unclaimed, 0);
     assert!(total.failed_at(Level::Exact) > 0);
+}
+
+/// What `run` did with the claiming adapter playing `trick`: its exit
+/// status, its streams, and its JSON report (when it wrote one).
+struct Tricked {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    report: Option<serde_json::Value>,
+}
+
+fn tricked(trick: &str, options: &[&str]) -> Tricked {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let output = super::harness()
+        .args(["run", "--validator"])
+        .arg(super::external_support::python(
+            "claiming_adapter.py",
+            trick,
+        ))
+        .arg("--report")
+        .arg(&report)
+        .args(options)
+        .output()
+        .unwrap();
+    Tricked {
+        code: output.status.code(),
+        stdout: super::stdout_of(&output),
+        stderr: super::stderr_of(&output),
+        report: std::fs::read_to_string(&report)
+            .ok()
+            .map(|text| serde_json::from_str(&text).unwrap()),
+    }
+}
+
+impl Tricked {
+    fn report(&self) -> &serde_json::Value {
+        self.report
+            .as_ref()
+            .unwrap_or_else(|| panic!("no report\n{}\n{}", self.stdout, self.stderr))
+    }
+
+    /// `summary.<path>` of the report, as a count.
+    fn count(&self, path: &str) -> u64 {
+        self.report()["summary"]
+            .pointer(path)
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or_else(|| panic!("no count at {path}"))
+    }
+}
+
+/// Reporting a claimed rule's findings under another, catalogued rule
+/// that the validator does not claim (as warnings) hides nothing: the
+/// claimed rule's findings are missing, and its cases fail.
+#[test]
+fn a_finding_reported_under_another_rule_fails_the_claimed_rule() {
+    let run = tricked("renamed", &["--quiet"]);
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    let known = "/perRule/mcpdesc.protocol-versions.known";
+    assert!(run.count(&format!("{known}/cases")) > 0);
+    assert_eq!(
+        run.count(&format!("{known}/levels/exact/failed")),
+        run.count(&format!("{known}/cases"))
+    );
+    // The rule it reported them under is set aside, not judged.
+    assert!(
+        run.report()["summary"]["perRule"]
+            .get("mcpdesc.primitive.shape")
+            .is_none()
+    );
+}
+
+/// A rule ID in no catalog is judged whatever the validator claims: one
+/// such warning on every document fails every judged case at the rules and
+/// exact levels, and the report names it.
+#[test]
+fn an_unknown_rule_on_every_document_fails_every_judged_case() {
+    let run = tricked("vendor-extra", &[]);
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    let judged = run.count("/total/cases") - run.count("/total/skipped");
+    assert_eq!(run.count("/total/unclaimed"), 0);
+    assert_eq!(run.count("/total/levels/exact/failed"), judged);
+    assert_eq!(run.count("/total/levels/rules/failed"), judged);
+    assert_eq!(
+        run.count("/perRule/vendor.extra/levels/exact/failed"),
+        judged
+    );
+    assert!(
+        run.stdout
+            .contains("warning vendor.extra \"\": rule is not in any catalog"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A claim of a rule ID that no catalog defines is refused before any case
+/// runs (exit status 3, the validator's `start` reply is wrong), naming the
+/// ID and the rule it likely means; `smoke` says the same.
+#[test]
+fn a_misspelt_claim_is_refused_before_any_case() {
+    let run = tricked("misspelt", &[]);
+    assert_eq!(run.code, Some(3), "{}{}", run.stdout, run.stderr);
+    assert!(run.report.is_none());
+    assert!(
+        run.stderr.contains(
+            "`mcpdesc.protocol-versions.knwon` (did you mean `mcpdesc.protocol-versions.known`?)"
+        ),
+        "{}",
+        run.stderr
+    );
+    let smoke = super::harness()
+        .args(["smoke", "--validator"])
+        .arg(super::external_support::python(
+            "claiming_adapter.py",
+            "misspelt",
+        ))
+        .output()
+        .unwrap();
+    let stdout = super::stdout_of(&smoke);
+    assert_eq!(smoke.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("`mcpdesc.protocol-versions.knwon`"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains(mcpdesc_conformance::smoke::NO_PROBLEM),
+        "{stdout}"
+    );
+}
+
+/// A validator that claims the rules it checks, but not the legacy
+/// warning, is still judged under the legacy revisions it announces: the
+/// warning is owed under them (`claim: implied`), so no legacy case is left
+/// unclaimed, and a validator that leaves the warning out fails them.
+#[test]
+fn legacy_revisions_are_judged_for_a_validator_that_claims_what_it_checks() {
+    let legacy = "/perRule/mcpdesc.protocol.legacy-validation-incomplete";
+    let honest = tricked("honest", &["--quiet", "--revision", "2025-03-26"]);
+    assert_eq!(honest.count("/total/unclaimed"), 0, "{}", honest.stdout);
+    assert!(honest.count("/total/levels/exact/passed") > 0);
+    assert!(honest.count(&format!("{legacy}/cases")) > 0);
+    assert_eq!(honest.count(&format!("{legacy}/levels/exact/failed")), 0);
+    let silent = tricked("silent-legacy", &["--quiet", "--revision", "2025-03-26"]);
+    assert_eq!(silent.code, Some(1));
+    assert_eq!(silent.count("/total/unclaimed"), 0);
+    assert_eq!(silent.count("/total/levels/exact/passed"), 0);
+    assert_eq!(
+        silent.count(&format!("{legacy}/levels/exact/failed")),
+        honest.count(&format!("{legacy}/cases"))
+    );
+}
+
+/// A one-shot validator cannot answer `start`; `--rules` claims its rules,
+/// as a list or a file, with the same verdicts as the same validator
+/// claiming them in session mode.
+#[test]
+fn oneshot_claims_come_from_the_command_line() {
+    let select = ["--quiet", "--suite", "document", "--revision", "2025-06-18"];
+    let session = tricked("honest", &select);
+    let rules = "mcpdesc.document.shape,mcpdesc.document.specification-version,\
+                 mcpdesc.protocol-versions.known";
+    let oneshot = tricked(
+        "honest --oneshot",
+        &[&select[..], &["--oneshot", "--rules", rules]].concat(),
+    );
+    assert_eq!(oneshot.code, session.code, "{}", oneshot.stderr);
+    assert_eq!(
+        oneshot.report()["run"]["claims"]["listed"],
+        serde_json::json!(rules.split(',').collect::<Vec<_>>())
+    );
+    for count in [
+        "/total/unclaimed",
+        "/total/levels/exact/passed",
+        "/total/levels/exact/failed",
+    ] {
+        assert_eq!(oneshot.count(count), session.count(count), "{count}");
+    }
+    assert!(oneshot.count("/total/unclaimed") > 0);
+    // The same claims from a file, comments and blank lines allowed.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rules.txt");
+    std::fs::write(
+        &file,
+        format!("# what we check\n\n{}\n", rules.replace(',', "\n")),
+    )
+    .unwrap();
+    let from_file = tricked(
+        "honest --oneshot",
+        &[
+            &select[..],
+            &["--oneshot", "--rules", file.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        from_file.report()["run"]["claims"],
+        oneshot.report()["run"]["claims"]
+    );
+    // Without --rules a one-shot validator lists nothing, and every rule
+    // is judged.
+    let unlisted = tricked("honest --oneshot", &[&select[..], &["--oneshot"]].concat());
+    assert_eq!(
+        unlisted.report()["run"]["claims"]["listed"],
+        serde_json::Value::Null
+    );
+    assert_eq!(unlisted.count("/total/unclaimed"), 0);
+}
+
+/// A `--rules` that names a rule no catalog defines is a command-line
+/// error (exit status 2), named with its likely meaning.
+#[test]
+fn an_unknown_rule_on_the_command_line_is_refused() {
+    let run = tricked(
+        "honest",
+        &["--rules", "mcpdesc.document.shape,mcpdesc.elicitation.uri"],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("--rules names a rule that no catalog defines: `mcpdesc.elicitation.uri` (did you mean `mcpdesc.elicitation.url`?)"),
+        "{}",
+        run.stderr
+    );
 }
