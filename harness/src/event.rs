@@ -41,6 +41,8 @@ pub struct SuiteIdentity {
     pub source: String,
     /// `sha256:<hex>` over every catalog, fixture and expectation.
     pub hash: String,
+    /// The suite's version, the newest in its changelog.
+    pub version: String,
 }
 
 /// How a run reaches its validator.

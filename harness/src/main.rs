@@ -427,6 +427,41 @@ fn main() -> ExitCode {
     }
 }
 
+/// Says which changed expectations the suite's newest version does not
+/// list, so that the maintainer records them (or starts a new version)
+/// before validators' CI meets them as regressions.
+fn remind_of_the_changelog(set: &SuiteSet, changes: &[bless::Change]) {
+    let Some(newest) = set.changelog.newest() else {
+        return;
+    };
+    let unlisted: Vec<&str> = changes
+        .iter()
+        .filter_map(|change| {
+            change
+                .path
+                .strip_prefix("expected/")
+                .and_then(|path| path.strip_suffix(".yaml"))
+        })
+        .filter(|fixture| !newest.lists(fixture))
+        .collect();
+    if unlisted.is_empty() {
+        return;
+    }
+    eprintln!(
+        "note: the expectations of {} fixture(s) changed, and {} (the suite's newest version, \
+         {}) does not list them: {}; list them in its `added` or `changed`, or start a new \
+         version, so that a validator's CI can tell the change from a regression",
+        unlisted.len(),
+        mcpdesc_conformance::suite::CHANGELOG_FILE,
+        newest.version,
+        unlisted
+            .iter()
+            .map(|fixture| format!("`{}`", escape::line(fixture)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
 /// Whether `error` comes from writing to a pipe whose reader has gone.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
@@ -530,6 +565,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         suite: SuiteIdentity {
             source,
             hash: set.tree.content_hash(),
+            version: set.changelog.version().to_owned(),
         },
         implementation: backend.implementation().clone(),
         mode,
@@ -1057,6 +1093,7 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         "changed"
     };
     eprintln!("{} expectation files {verb}", plan.changes.len());
+    remind_of_the_changelog(&set, &plan.changes);
     if !compiled.is_empty() {
         eprintln!(
             "{} files of the compiled form ({}/) {verb}",

@@ -14,11 +14,15 @@
 //!   text widths come from a fixed table of Verdana 11px advances, so the
 //!   output depends on the summary alone.
 //!
-//! The message is the pass rate rounded *down* to one decimal (`97.3%`), so
-//! a badge never says `100%` unless every judged case passed; `n/a` when no
-//! case was judged (all skipped). The color follows the same rounded-down
-//! rate: brightgreen at 100 %, green from 95 %, yellow from 80 %, orange from
-//! 50 %, red below, lightgrey for `n/a`.
+//! The message is the pass rate rounded *down* to one decimal (`97.3%`), as
+//! every output writes rates ([`Percent`]), so a badge never says `100.0%`
+//! unless every judged case passed; `n/a` when no case was judged (all
+//! skipped). It goes on with what the rate is of: the rules judged, of all
+//! the catalogs', and the suite's version (`97.3% · 20/20 rules · suite
+//! 0.2.0`). The color follows the same rounded-down rate: brightgreen at
+//! 100 % (blue instead when the validator claims only part of the rules:
+//! brightgreen means full conformance), green from 95 %, yellow from 80 %,
+//! orange from 50 %, red below, lightgrey for `n/a`.
 //!
 //! An emitter calls it once a run has finished, with the run's summary:
 //!
@@ -27,10 +31,11 @@
 //! use mcpdesc_conformance::{emit::badge, judge::summary::Summary};
 //!
 //! let summary = Summary::of(results);
+//! let scope = badge::Scope { claimed: 20, catalog: 20, version: "0.2.0".into() };
 //! // An interrupted run's rates cover only the cases that finished:
 //! // better no badge than a wrong one.
 //! if summary.total.interrupted == 0 {
-//!     for path in badge::write(std::path::Path::new("badges"), &summary)? {
+//!     for path in badge::write(std::path::Path::new("badges"), &summary, &scope)? {
 //!         eprintln!("wrote {}", path.display());
 //!     }
 //! }
@@ -51,7 +56,8 @@ use serde::Serialize;
 
 use crate::emit::escape;
 use crate::file::{self, FileError};
-use crate::judge::summary::{Summary, Tally};
+use crate::judge::summary::{Percent, Summary, Tally};
+use crate::outcome::claims::Claims;
 use crate::outcome::comparison::Level;
 
 /// The word every label starts with.
@@ -70,6 +76,10 @@ pub enum Color {
     Orange,
     /// Less than 50 % passed.
     Red,
+    /// Every judged case passed, but on part of the rules: the validator
+    /// claims fewer than the catalogs hold, so the badge cannot wear the
+    /// full-conformance green.
+    Blue,
     /// Nothing was judged.
     LightGrey,
 }
@@ -102,6 +112,7 @@ impl Color {
             Color::Yellow => "yellow",
             Color::Orange => "orange",
             Color::Red => "red",
+            Color::Blue => "blue",
             Color::LightGrey => "lightgrey",
         }
     }
@@ -114,6 +125,7 @@ impl Color {
             Color::Yellow => "#dfb317",
             Color::Orange => "#fe7d37",
             Color::Red => "#e05d44",
+            Color::Blue => "#007ec6",
             Color::LightGrey => "#9f9f9f",
         }
     }
@@ -146,16 +158,61 @@ struct Endpoint<'a> {
     color: &'static str,
 }
 
+/// What a run's badges are badges of: the rules judged, of all the
+/// catalogs', and the suite's version. Every badge says it in its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    /// Rules the validator is judged on.
+    pub claimed: usize,
+    /// Rules in the catalogs.
+    pub catalog: usize,
+    /// The suite's version.
+    pub version: String,
+}
+
+impl Scope {
+    /// The scope of a run that claims `claims` on a suite of `version`.
+    pub fn of(claims: &Claims, version: &str) -> Scope {
+        Scope {
+            claimed: claims.claimed,
+            catalog: claims.catalog,
+            version: version.to_owned(),
+        }
+    }
+}
+
 impl Badge {
     /// The badge of a pass rate of `passed` out of `judged` cases: its
-    /// message is the rate rounded down to one decimal (`100%` only when
-    /// all passed, `n/a` when `judged` is 0), its color [`Color::of_rate`].
+    /// message is the rate rounded down to one decimal ([`Percent`]:
+    /// `100.0%` only when all passed, `n/a` when `judged` is 0), its color
+    /// [`Color::of_rate`].
     pub fn pass_rate(label: impl Into<String>, passed: usize, judged: usize) -> Badge {
         Badge {
             label: label.into(),
             message: rate_message(passed, judged),
             color: Color::of_rate(passed, judged),
         }
+    }
+
+    /// [`Badge::pass_rate`] of a run on `scope`: the message adds the rules
+    /// judged and the suite's version (`100.0% · 6/20 rules · suite
+    /// 0.2.0`), and a run judged on part of the rules is never
+    /// brightgreen, the colour of full conformance: blue instead.
+    pub fn of_scope(
+        label: impl Into<String>,
+        passed: usize,
+        judged: usize,
+        scope: &Scope,
+    ) -> Badge {
+        let mut badge = Badge::pass_rate(label, passed, judged);
+        badge.message = format!(
+            "{} · {}/{} rules · suite {}",
+            badge.message, scope.claimed, scope.catalog, scope.version
+        );
+        if scope.claimed < scope.catalog && badge.color == Color::BrightGreen {
+            badge.color = Color::Blue;
+        }
+        badge
     }
 
     /// The shields.io endpoint JSON document, pretty-printed with a final
@@ -225,26 +282,36 @@ impl Badge {
 /// then one per revision that had cases, oldest first (`exact-2025-06-18`,
 /// labelled `mcpdesc exact 2025-06-18`). Skipped cases count neither way; a
 /// case that crashed, timed out or was not run counts as failed.
-pub fn badges(summary: &Summary) -> Vec<(String, Badge)> {
+pub fn badges(summary: &Summary, scope: &Scope) -> Vec<(String, Badge)> {
     let mut badges = Vec::with_capacity(Level::ALL.len() * (1 + summary.per_revision.len()));
     for level in Level::ALL {
         badges.push((
             level.as_str().to_owned(),
-            of_tally(format!("{LABEL_PREFIX} {level}"), &summary.total, level),
+            of_tally(
+                format!("{LABEL_PREFIX} {level}"),
+                &summary.total,
+                level,
+                scope,
+            ),
         ));
         for (revision, tally) in &summary.per_revision {
             let revision = revision.as_str();
             badges.push((
                 format!("{level}-{revision}"),
-                of_tally(format!("{LABEL_PREFIX} {level} {revision}"), tally, level),
+                of_tally(
+                    format!("{LABEL_PREFIX} {level} {revision}"),
+                    tally,
+                    level,
+                    scope,
+                ),
             ));
         }
     }
     badges
 }
 
-fn of_tally(label: String, tally: &Tally, level: Level) -> Badge {
-    Badge::pass_rate(label, tally.passed_at(level), tally.judged())
+fn of_tally(label: String, tally: &Tally, level: Level, scope: &Scope) -> Badge {
+    Badge::of_scope(label, tally.passed_at(level), tally.judged(), scope)
 }
 
 /// Writes the [`badges`] of `summary` into `dir` (created with its parents
@@ -257,10 +324,10 @@ fn of_tally(label: String, tally: &Tally, level: Level) -> Badge {
 ///
 /// The first I/O error, with the path it concerns; the files written before
 /// it stay.
-pub fn write(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>, FileError> {
+pub fn write(dir: &Path, summary: &Summary, scope: &Scope) -> Result<Vec<PathBuf>, FileError> {
     fs::create_dir_all(dir).map_err(file::at(dir))?;
     let mut written = Vec::new();
-    for (stem, badge) in badges(summary) {
+    for (stem, badge) in badges(summary, scope) {
         for (extension, text) in [("json", badge.endpoint_json()), ("svg", badge.svg())] {
             let path = dir.join(format!("{stem}.{extension}"));
             file::replace(&path, &text, ".badge-", ".tmp")?;
@@ -271,17 +338,9 @@ pub fn write(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>, FileError> {
 }
 
 /// The pass rate's text: rounded down to one decimal, so only a full pass
-/// reads `100%`.
+/// reads `100.0%`.
 fn rate_message(passed: usize, judged: usize) -> String {
-    let (passed, judged) = (passed.min(judged) as u128, judged as u128);
-    if judged == 0 {
-        "n/a".to_owned()
-    } else if passed == judged {
-        "100%".to_owned()
-    } else {
-        let permille = passed * 1000 / judged;
-        format!("{}.{}%", permille / 10, permille % 10)
-    }
+    Percent::of(passed, judged).map_or_else(|| "n/a".to_owned(), |percent| percent.to_string())
 }
 
 /// A length in tenths of a pixel, printed in pixels with at most one
@@ -385,6 +444,40 @@ mod tests {
         }
     }
 
+    fn full() -> Scope {
+        Scope {
+            claimed: 20,
+            catalog: 20,
+            version: "0.2.0".into(),
+        }
+    }
+
+    /// A run judged on part of the rules says so in every badge, and never
+    /// wears brightgreen even when every judged case passed.
+    #[test]
+    fn a_partial_claim_is_stated_and_is_never_full_green() {
+        let partial = Scope {
+            claimed: 6,
+            ..full()
+        };
+        let badge = Badge::of_scope("mcpdesc exact", 10, 10, &partial);
+        assert_eq!(badge.message, "100.0% · 6/20 rules · suite 0.2.0");
+        assert_eq!(badge.color, Color::Blue);
+        let badge = Badge::of_scope("mcpdesc exact", 10, 10, &full());
+        assert_eq!(badge.message, "100.0% · 20/20 rules · suite 0.2.0");
+        assert_eq!(badge.color, Color::BrightGreen);
+        // Below 100 % the thresholds decide, as for a full claim.
+        assert_eq!(Badge::of_scope("l", 9, 10, &partial).color, Color::Yellow);
+        for (_, badge) in badges(&summary(), &partial) {
+            assert!(
+                badge.message.ends_with(" · 6/20 rules · suite 0.2.0"),
+                "{}",
+                badge.message
+            );
+            assert_ne!(badge.color, Color::BrightGreen, "{}", badge.label);
+        }
+    }
+
     #[test]
     fn the_color_follows_the_thresholds() {
         let cases = [
@@ -408,7 +501,7 @@ mod tests {
     fn the_message_is_the_rate_rounded_down() {
         let cases = [
             ((0, 0), "n/a"),
-            ((12, 12), "100%"),
+            ((12, 12), "100.0%"),
             ((9996, 10000), "99.9%"),
             ((999_999, 1_000_000), "99.9%"),
             ((973, 1000), "97.3%"),
@@ -427,7 +520,7 @@ mod tests {
 
     #[test]
     fn there_is_a_badge_per_level_overall_and_per_revision() {
-        let badges = badges(&summary());
+        let badges = badges(&summary(), &full());
         let listed: Vec<String> = badges
             .iter()
             .map(|(stem, badge)| {
@@ -440,26 +533,33 @@ mod tests {
         assert_eq!(
             listed,
             [
-                "verdict: mcpdesc verdict | 100% | brightgreen",
-                "verdict-2024-11-05: mcpdesc verdict 2024-11-05 | n/a | lightgrey",
-                "verdict-2025-06-18: mcpdesc verdict 2025-06-18 | 100% | brightgreen",
-                "rules: mcpdesc rules | 97.5% | green",
-                "rules-2024-11-05: mcpdesc rules 2024-11-05 | n/a | lightgrey",
-                "rules-2025-06-18: mcpdesc rules 2025-06-18 | 97.5% | green",
-                "exact: mcpdesc exact | 92.5% | yellow",
-                "exact-2024-11-05: mcpdesc exact 2024-11-05 | n/a | lightgrey",
-                "exact-2025-06-18: mcpdesc exact 2025-06-18 | 92.5% | yellow",
+                "verdict: mcpdesc verdict | 100.0% · 20/20 rules · suite 0.2.0 | brightgreen",
+                "verdict-2024-11-05: mcpdesc verdict 2024-11-05 | n/a · 20/20 rules · suite 0.2.0 | lightgrey",
+                "verdict-2025-06-18: mcpdesc verdict 2025-06-18 | 100.0% · 20/20 rules · suite 0.2.0 | brightgreen",
+                "rules: mcpdesc rules | 97.5% · 20/20 rules · suite 0.2.0 | green",
+                "rules-2024-11-05: mcpdesc rules 2024-11-05 | n/a · 20/20 rules · suite 0.2.0 | lightgrey",
+                "rules-2025-06-18: mcpdesc rules 2025-06-18 | 97.5% · 20/20 rules · suite 0.2.0 | green",
+                "exact: mcpdesc exact | 92.5% · 20/20 rules · suite 0.2.0 | yellow",
+                "exact-2024-11-05: mcpdesc exact 2024-11-05 | n/a · 20/20 rules · suite 0.2.0 | lightgrey",
+                "exact-2025-06-18: mcpdesc exact 2025-06-18 | 92.5% · 20/20 rules · suite 0.2.0 | yellow",
             ]
         );
     }
 
     #[test]
     fn an_empty_run_has_the_overall_badges_only() {
-        let stems: Vec<String> = badges(&Summary::default())
+        let stems: Vec<String> = badges(&Summary::default(), &full())
             .into_iter()
             .map(|(stem, badge)| format!("{stem}: {}", badge.message))
             .collect();
-        assert_eq!(stems, ["verdict: n/a", "rules: n/a", "exact: n/a"]);
+        assert_eq!(
+            stems,
+            [
+                "verdict: n/a · 20/20 rules · suite 0.2.0",
+                "rules: n/a · 20/20 rules · suite 0.2.0",
+                "exact: n/a · 20/20 rules · suite 0.2.0"
+            ]
+        );
     }
 
     #[test]
@@ -502,7 +602,7 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&badge.endpoint_json()).unwrap();
         assert_eq!(json["label"], badge.label);
         // Every badge the summary gives is well formed too.
-        for (_, badge) in badges(&summary()) {
+        for (_, badge) in badges(&summary(), &full()) {
             assert_well_formed(&badge.svg());
         }
     }
@@ -524,7 +624,7 @@ mod tests {
     fn write_puts_a_json_and_an_svg_file_per_badge_in_the_folder() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("public").join("badges");
-        let written = write(&dir, &summary()).unwrap();
+        let written = write(&dir, &summary(), &full()).unwrap();
         let names: Vec<String> = written
             .iter()
             .map(|path| {
@@ -555,15 +655,18 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_str(&fs::read_to_string(dir.join("exact.json")).unwrap()).unwrap();
         assert_eq!(json["schemaVersion"], 1);
-        assert_eq!(json["message"], "92.5%");
+        assert_eq!(json["message"], "92.5% · 20/20 rules · suite 0.2.0");
         let svg = fs::read_to_string(dir.join("exact-2025-06-18.svg")).unwrap();
-        assert!(svg.contains("mcpdesc exact 2025-06-18: 92.5%"), "{svg}");
+        assert!(
+            svg.contains("mcpdesc exact 2025-06-18: 92.5% · 20/20 rules · suite 0.2.0"),
+            "{svg}"
+        );
         // A second run replaces the files.
         let mut better = summary();
         better.total.passed = [40, 40, 40];
-        write(&dir, &better).unwrap();
+        write(&dir, &better, &full()).unwrap();
         let json = fs::read_to_string(dir.join("exact.json")).unwrap();
-        assert!(json.contains("\"100%\""), "{json}");
+        assert!(json.contains("\"100.0% · 20/20 rules"), "{json}");
     }
 
     #[cfg(unix)]
@@ -571,7 +674,7 @@ mod tests {
     fn written_badges_are_as_readable_as_any_new_file() {
         use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().unwrap();
-        let written = write(dir.path(), &Summary::default()).unwrap();
+        let written = write(dir.path(), &Summary::default(), &full()).unwrap();
         // A file made the ordinary way gets 0666 less the umask; a
         // temporary file would have 0600 whatever the umask.
         let ordinary = dir.path().join("ordinary");
@@ -586,7 +689,7 @@ mod tests {
         let file = root.path().join("taken");
         fs::write(&file, "").unwrap();
         let dir = file.join("badges");
-        let error = write(&dir, &summary()).unwrap_err();
+        let error = write(&dir, &summary(), &full()).unwrap_err();
         assert_eq!(error.path, dir);
         assert!(error.to_string().starts_with(&dir.display().to_string()));
     }

@@ -14,12 +14,11 @@ use crate::emit::escape;
 use crate::emit::json;
 use crate::emit::markdown;
 use crate::emit::text;
-use crate::event::{Event, RunFinished};
+use crate::event::{Event, RunFinished, RunStarted};
 use crate::outcome::comparison::Level;
 use crate::outcome::mark::Mark;
 use crate::outcome::{CaseResult, Outcome};
 use crate::suite::SuiteSet;
-use crate::suite::case::Case;
 
 use super::Emitter;
 
@@ -152,21 +151,28 @@ impl Emitter for Junit<'_> {
 /// whose rates would misstate the validator.
 pub struct Badges {
     dir: PathBuf,
+    scope: Option<badge::Scope>,
 }
 
 impl Badges {
     /// Badges written into `dir`.
     pub fn new(dir: PathBuf) -> Badges {
-        Badges { dir }
+        Badges { dir, scope: None }
     }
 }
 
 impl Emitter for Badges {
     fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
-        if let Event::RunFinished(finished) = event
-            && finished.end.interrupted.is_none()
-        {
-            badge::write(&self.dir, finished.summary).map_err(io::Error::other)?;
+        match event {
+            Event::RunStarted(started) => {
+                self.scope = Some(badge::Scope::of(&started.claims, &started.suite.version));
+            }
+            Event::RunFinished(finished) if finished.end.interrupted.is_none() => {
+                if let Some(scope) = &self.scope {
+                    badge::write(&self.dir, finished.summary, scope).map_err(io::Error::other)?;
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -181,7 +187,7 @@ pub struct Markdown<'s> {
     path: PathBuf,
     set: &'s SuiteSet,
     level: Level,
-    implementation: String,
+    started: Option<RunStarted>,
 }
 
 impl<'s> Markdown<'s> {
@@ -191,28 +197,56 @@ impl<'s> Markdown<'s> {
             path,
             set,
             level,
-            implementation: String::new(),
+            started: None,
         }
     }
 
     /// The summary's text.
     fn document(&self, finished: &RunFinished<'_>) -> String {
         let total = &finished.summary.total;
+        let summary = finished.summary;
         let mut text = String::new();
+        let implementation = self.started.as_ref().map_or_else(String::new, |started| {
+            format!(
+                "{} {}",
+                started.implementation.name, started.implementation.version
+            )
+        });
         let _ = writeln!(
             text,
             "## mcpdesc conformance: {}\n",
-            markdown::text_cell(&self.implementation)
+            markdown::text_cell(&implementation)
         );
-        let _ = writeln!(
+        // Known failures are failures the baseline tolerates: counted and
+        // named as such, not as new failures, as the exit status has it.
+        let known = summary.known_failures;
+        let failed = total.failed_at(self.level);
+        let _ = write!(
             text,
-            "**{} cases: {} passed and {} failed at the {} level, {} skipped.**\n",
+            "**{} cases: {} passed and {} failed at the {} level",
             total.cases,
             total.passed_at(self.level),
-            total.failed_at(self.level),
+            failed - known.min(failed),
             self.level,
-            total.skipped
         );
+        if known > 0 {
+            let _ = write!(text, ", {known} known failures (the baseline)");
+        }
+        if summary.stale > 0 {
+            let _ = write!(text, ", {} stale baseline entries", summary.stale);
+        }
+        let _ = write!(text, ", {} skipped", total.skipped);
+        if total.unclaimed > 0 {
+            let _ = write!(text, ", {} unclaimed", total.unclaimed);
+        }
+        let _ = writeln!(text, ".**\n");
+        if let Some(started) = &self.started {
+            let _ = writeln!(
+                text,
+                "{}.\n",
+                markdown::text_cell(&upper_first(&text::coverage(started, total, self.level)))
+            );
+        }
         if let Some(interruption) = finished.end.interrupted {
             let _ = writeln!(
                 text,
@@ -264,17 +298,17 @@ impl<'s> Markdown<'s> {
                 );
             }
         }
-        let failures: Vec<(&Case<'_>, String)> = finished
+        let (known, failures): (Vec<_>, Vec<_>) = finished
             .cases
             .iter()
             .zip(finished.results)
             .filter_map(|(case, result)| {
-                text::failure(self.set, result, self.level).map(|text| (case, text))
+                text::failure(self.set, result, self.level).map(|text| (case, result, text))
             })
-            .collect();
+            .partition(|(_, result, _)| matches!(result.baseline, Some(Mark::Known { .. })));
         if !failures.is_empty() {
             let _ = writeln!(text, "\n### Failures\n");
-            for (case, failure) in failures.iter().take(MARKDOWN_FAILURES) {
+            for (case, _, failure) in failures.iter().take(MARKDOWN_FAILURES) {
                 let fence = markdown::fence(failure);
                 let _ = writeln!(
                     text,
@@ -291,6 +325,27 @@ impl<'s> Markdown<'s> {
                 );
             }
         }
+        if !known.is_empty() {
+            let _ = writeln!(
+                text,
+                "\n### Known failures\n\nListed in the baseline, so they do not fail the run:\n"
+            );
+            for (case, result, _) in known.iter().take(MARKDOWN_FAILURES) {
+                let reason = match &result.baseline {
+                    Some(Mark::Known { reason, .. }) => reason.as_str(),
+                    _ => "",
+                };
+                let _ = writeln!(
+                    text,
+                    "- `{}`: {}",
+                    markdown::text_cell(&case.id()).replace('`', "'"),
+                    markdown::text_cell(reason)
+                );
+            }
+            if known.len() > MARKDOWN_FAILURES {
+                let _ = writeln!(text, "- … and {} more", known.len() - MARKDOWN_FAILURES);
+            }
+        }
         text
     }
 }
@@ -298,17 +353,20 @@ impl<'s> Markdown<'s> {
 impl Emitter for Markdown<'_> {
     fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
         match event {
-            Event::RunStarted(started) => {
-                self.implementation = format!(
-                    "{} {}",
-                    started.implementation.name, started.implementation.version
-                );
-            }
+            Event::RunStarted(started) => self.started = Some((*started).clone()),
             Event::RunFinished(finished) => write_file(&self.path, &self.document(finished))?,
             Event::CaseFinished { .. } => {}
         }
         Ok(())
     }
+}
+
+/// `text` with its first letter in upper case, to open a sentence.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 fn write_file(path: &Path, text: &str) -> io::Result<()> {

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use crate::emit::escape;
 use crate::emit::text;
-use crate::event::{Event, RunMode};
+use crate::event::{Event, RunMode, RunStarted};
 use crate::outcome::comparison::Level;
 use crate::outcome::mark::Mark;
 use crate::suite::SuiteSet;
@@ -36,6 +36,8 @@ pub struct Human<'s, W> {
     level: Level,
     quiet: bool,
     progress: Option<Box<dyn Progress + 's>>,
+    /// What the run said of itself, for the summary's coverage line.
+    started: Option<RunStarted>,
 }
 
 impl<'s, W: Write> Human<'s, W> {
@@ -48,6 +50,7 @@ impl<'s, W: Write> Human<'s, W> {
             level,
             quiet,
             progress: None,
+            started: None,
         }
     }
 
@@ -74,6 +77,7 @@ impl<W: Write> Emitter for Human<'_, W> {
     fn emit(&mut self, event: &Event<'_>) -> io::Result<()> {
         match event {
             Event::RunStarted(started) => {
+                self.started = Some((*started).clone());
                 if self.quiet {
                     return Ok(());
                 }
@@ -83,8 +87,9 @@ impl<W: Write> Emitter for Human<'_, W> {
                     RunMode::Oneshot => "one-shot mode",
                 };
                 let mut header = format!(
-                    "mcpdesc-conformance {}: suite {}; validator {} {} ({how}); {} cases",
+                    "mcpdesc-conformance {}: suite {} {}; validator {} {} ({how}); {} cases",
                     started.harness_version,
+                    started.suite.version,
                     started.suite.source,
                     escape::line(&started.implementation.name),
                     escape::line(&started.implementation.version),
@@ -125,6 +130,14 @@ impl<W: Write> Emitter for Human<'_, W> {
                     display.finish();
                 }
                 let mut text = format!("\n{}", text::summary(finished.summary, self.level));
+                if let Some(started) = &self.started {
+                    text.push_str(&text::coverage(
+                        started,
+                        &finished.summary.total,
+                        self.level,
+                    ));
+                    text.push('\n');
+                }
                 let summary = finished.summary;
                 if summary.known_failures > 0 || summary.stale > 0 {
                     text.push_str(&format!(

@@ -96,7 +96,11 @@ pub fn run(started: &RunStarted) -> Map<String, Value> {
     let options = &started.options;
     let value = json!({
         "harness": {"name": "mcpdesc-conformance", "version": started.harness_version},
-        "suite": {"source": started.suite.source, "hash": started.suite.hash},
+        "suite": {
+            "source": started.suite.source,
+            "hash": started.suite.hash,
+            "version": started.suite.version,
+        },
         "implementation": started.implementation,
         "mode": started.mode.as_str(),
         "options": {

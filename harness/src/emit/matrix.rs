@@ -9,6 +9,7 @@
 //! Everything that came from a report (names, rule IDs, case IDs,
 //! pointers) is escaped by `markdown::html`, the one HTML escape.
 
+use crate::judge::summary::Percent;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -41,8 +42,8 @@ pub fn write_markdown(matrix: &Matrix, path: &Path) -> Result<(), FileError> {
 
 /// A cell's text: `87.5% (7/8)`, or `-` when nothing was judged.
 pub fn cell_text(cell: &Cell) -> String {
-    match cell.rate() {
-        Some(rate) => format!("{rate:.1}% ({}/{})", cell.passed, cell.judged),
+    match Percent::of(cell.passed, cell.judged) {
+        Some(percent) => format!("{percent} ({}/{})", cell.passed, cell.judged),
         None => "-".to_owned(),
     }
 }

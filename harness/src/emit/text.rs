@@ -8,6 +8,7 @@ use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
 use crate::emit::escape;
+use crate::event::RunStarted;
 use crate::judge::summary::{Summary, Tally};
 use crate::outcome::comparison::Level;
 use crate::outcome::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
@@ -451,13 +452,36 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
     );
     // Said only when there are any: most validators claim every rule.
     if total.unclaimed > 0 {
-        let _ = write!(
-            text,
-            ", {} unclaimed (they involve rules the validator does not claim)",
-            total.unclaimed
-        );
+        let _ = write!(text, ", {} unclaimed", total.unclaimed);
     }
     text.push('\n');
+    text
+}
+
+/// What a run's rates are rates of, in one line: the suite's version, the
+/// level, the rules the validator is judged on (of all the catalogs'), and
+/// the cases left unclaimed. Every output that shows a rate says it.
+pub(crate) fn coverage(started: &RunStarted, total: &Tally, level: Level) -> String {
+    let claims = &started.claims;
+    let rules = match &claims.listed {
+        _ if claims.is_full() => format!("all {} rules", claims.catalog),
+        Some(_) => format!(
+            "{} of the {} rules (those the validator claims)",
+            claims.claimed, claims.catalog
+        ),
+        None => format!("all {} rules", claims.catalog),
+    };
+    let mut text = format!(
+        "rates of suite {} at the {level} level, on {rules}",
+        started.suite.version
+    );
+    if total.unclaimed > 0 {
+        let _ = write!(
+            text,
+            "; {} of {} cases unclaimed (they expect findings of other rules only), not judged",
+            total.unclaimed, total.cases
+        );
+    }
     text
 }
 
@@ -511,10 +535,9 @@ pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
 /// The pass rate of `tally` at `level` as a table shows it: `97.3%`, or
 /// `-` when no case was judged.
 pub(crate) fn percent(tally: &Tally, level: Level) -> String {
-    match tally.rate(level) {
-        Some(rate) => format!("{rate:.1}%"),
-        None => "-".to_owned(),
-    }
+    tally
+        .percent(level)
+        .map_or_else(|| "-".to_owned(), |percent| percent.to_string())
 }
 
 /// The widest rule ID the per-rule table shows whole.
@@ -577,6 +600,7 @@ mod tests {
             suites: vec![Suite { catalog, entries }],
             rules: RuleIndex::default(),
             revisions,
+            changelog: Default::default(),
             problems: Vec::new(),
         }
     }

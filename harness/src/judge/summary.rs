@@ -73,10 +73,49 @@ impl Tally {
         self.judged() - self.passed_at(level)
     }
 
+    /// The pass rate at `level` as every output writes it, `None` when
+    /// nothing was judged.
+    pub fn percent(&self, level: Level) -> Option<Percent> {
+        Percent::of(self.passed_at(level), self.judged())
+    }
+
     /// The pass rate at `level` in percent, `None` when nothing was judged.
     pub fn rate(&self, level: Level) -> Option<f64> {
         let judged = self.judged();
         (judged > 0).then(|| 100.0 * self.passed_at(level) as f64 / judged as f64)
+    }
+}
+
+/// A pass rate as every output writes it (tables, summaries, badges, the
+/// comparison page, statements): in percent, **rounded down** to a tenth,
+/// so that a rate never reads higher than it is: 141 of 414 is `34.0%`,
+/// 9996 of 10000 is `99.9%`, and `100.0%` means that every case passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Percent {
+    /// Tenths of a percent, rounded down.
+    permille: u128,
+}
+
+impl Percent {
+    /// The rate of `passed` out of `judged`; `None` when `judged` is 0.
+    pub fn of(passed: usize, judged: usize) -> Option<Percent> {
+        let (passed, judged) = (passed.min(judged) as u128, judged as u128);
+        (judged > 0).then(|| Percent {
+            permille: passed * 1000 / judged,
+        })
+    }
+
+    /// Whether it is `100.0%`: every case passed.
+    pub fn is_whole(self) -> bool {
+        self.permille == 1000
+    }
+}
+
+impl std::fmt::Display for Percent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = format!("{}.{}%", self.permille / 10, self.permille % 10);
+        // Padding and alignment as for any text, for the tables.
+        f.pad(&text)
     }
 }
 

@@ -25,21 +25,31 @@ pub struct Claims {
     /// judged on every rule.
     pub listed: Option<BTreeSet<String>>,
     /// Rules of the catalogs that the validator is judged on: those it
-    /// lists, or all when it lists none.
+    /// lists and those it owes under the revisions it announces, or all
+    /// when it lists none.
     pub claimed: usize,
     /// Rules in the catalogs.
     pub catalog: usize,
 }
 
 impl Claims {
-    /// The claims of `implementation` over the catalogs' `rules`.
+    /// The claims of `implementation` over the catalogs' `rules`: the rules
+    /// it lists, and those it owes under a revision it announces
+    /// ([`Claim::Implied`]), or every rule when it lists none.
     pub fn of(implementation: &Implementation, rules: &RuleIndex) -> Claims {
         let catalog = rules.iter().count();
         let claimed = match &implementation.rules {
             None => catalog,
             Some(listed) => rules
                 .iter()
-                .filter(|rule| listed.contains(&rule.id))
+                .filter(|rule| {
+                    listed.contains(&rule.id)
+                        || (rule.claim == Claim::Implied
+                            && implementation.revisions.iter().any(|name| {
+                                name.parse::<Revision>()
+                                    .is_ok_and(|revision| rule.applicability.applies_to(revision))
+                            }))
+                })
                 .count(),
         };
         Claims {

@@ -400,6 +400,7 @@ pub fn merge<'s>(
         suite: SuiteIdentity {
             source: run.suite.source.clone(),
             hash: run.suite.hash.clone(),
+            version: run.suite.version.clone(),
         },
         implementation: run.implementation.clone(),
         mode: run.run_mode().ok_or_else(|| MergeError::Selection {

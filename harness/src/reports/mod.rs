@@ -129,6 +129,10 @@ pub struct SuiteRecord {
     pub source: String,
     /// `sha256:<hex>` over the suite's content.
     pub hash: String,
+    /// The suite's version (empty in reports of harnesses before suites
+    /// had one).
+    #[serde(default)]
+    pub version: String,
 }
 
 /// A run's options.

@@ -3,6 +3,7 @@
 
 pub mod case;
 pub mod catalog;
+pub mod changelog;
 pub mod check;
 pub mod compiled;
 pub mod coverage;
@@ -129,6 +130,10 @@ pub struct SuiteSet {
     /// document may name and its cases run under. When that file is broken
     /// (a suite problem), those built into this harness.
     pub revisions: Revisions,
+    /// The suite's versions, newest first (`suites/changelog.yaml`): the
+    /// newest is the suite's version. Empty when that file is broken (a
+    /// suite problem).
+    pub changelog: Changelog,
     /// What is wrong with the suite tree; a non-empty list is a suite error.
     pub problems: Vec<SuiteProblem>,
 }
@@ -165,6 +170,10 @@ impl SuiteSet {
                 builtin_revisions()
             }
         };
+        let changelog = load_changelog(&tree).unwrap_or_else(|error| {
+            problems.push(error);
+            Changelog::default()
+        });
         // Catalogs first, all of them: checking an expectation needs every
         // rule of every suite.
         let mut catalogs = Vec::new();
@@ -176,14 +185,15 @@ impl SuiteSet {
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {
-            if path == REVISIONS_FILE {
+            if path == REVISIONS_FILE || path == CHANGELOG_FILE {
                 continue;
             }
             let display = tree.display_path(path);
             let Some(stem) = catalog_stem(path) else {
                 problems.push(problem(
                     &display,
-                    "only `<suite>.yaml` catalogs and `revisions.yaml` belong in `suites/`",
+                    "only `<suite>.yaml` catalogs, `revisions.yaml` and `changelog.yaml` belong in \
+                     `suites/`",
                 ));
                 continue;
             };
@@ -294,6 +304,7 @@ impl SuiteSet {
             suites,
             rules,
             revisions,
+            changelog,
             problems,
         }
     }
@@ -338,6 +349,9 @@ impl SuiteProblem {
 /// Where a suite tree lists its MCP revisions.
 pub const REVISIONS_FILE: &str = "suites/revisions.yaml";
 
+pub use changelog::CHANGELOG_FILE;
+use changelog::Changelog;
+
 /// The MCP revisions of the suite built into this harness.
 pub fn builtin_revisions() -> Revisions {
     tree::builtin_yaml_data(REVISIONS_FILE, mcpdesc_suite::REVISIONS.as_bytes())
@@ -358,6 +372,24 @@ fn load_revisions(tree: &SuiteTree) -> Result<Revisions, SuiteProblem> {
         ));
     };
     Ok(tree.yaml_data(REVISIONS_FILE, bytes)?)
+}
+
+/// Reads the tree's changelog: present, and a list of versions newest
+/// first (see [`changelog`]).
+fn load_changelog(tree: &SuiteTree) -> Result<Changelog, SuiteProblem> {
+    let display = tree.display_path(CHANGELOG_FILE);
+    let Some(bytes) = tree.get(CHANGELOG_FILE) else {
+        return Err(problem(
+            &display,
+            "the suite has no version: this file is missing (a list of versions, newest \
+             first, each `- version: MAJOR.MINOR.PATCH` with its `date` and `summary`)",
+        ));
+    };
+    let changelog: Changelog = tree.yaml_data(CHANGELOG_FILE, bytes)?;
+    match changelog.problems().first() {
+        Some(first) => Err(problem(&display, &first.to_string())),
+        None => Ok(changelog),
+    }
 }
 
 /// The suite name a catalog path stands for: `suites/<stem>.yaml`.

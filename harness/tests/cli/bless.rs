@@ -307,3 +307,71 @@ fn blesses_from_an_external_validator() {
     let original = fs::read_to_string(workspace().join(EDITED_EXPECTATION)).unwrap();
     assert_eq!(fs::read_to_string(&expectation).unwrap(), original);
 }
+
+/// A changed expectation that the suite's newest version does not list is
+/// named in a reminder; once the changelog lists it, bless says nothing.
+#[test]
+fn reminds_of_the_changelog_when_an_expectation_changes_unlisted() {
+    let dir = suite_copy();
+    edit_one_pointer(dir.path());
+    let fixture = "elicitation/expected-invalid/declaration-name-pattern.json";
+    let dry_run = |dir: &Path| {
+        harness()
+            .args(["bless", "--dry-run", "--suite-dir"])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let output = dry_run(dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "note: the expectations of 1 fixture(s) changed, and suites/changelog.yaml (the suite's newest version, 0.2.0) does not list them",
+            &format!("`{fixture}`"),
+        ],
+    );
+    let changelog = dir.path().join("suites/changelog.yaml");
+    let text = fs::read_to_string(&changelog).unwrap();
+    let listed = text.replacen(
+        "  changed:\n",
+        &format!("  changed:\n    - \"{fixture}\"\n"),
+        1,
+    );
+    assert_ne!(listed, text);
+    fs::write(&changelog, listed).unwrap();
+    let output = dry_run(dir.path());
+    assert!(
+        !stderr_of(&output).contains("note:"),
+        "{}",
+        stderr_of(&output)
+    );
+}
+
+/// A suite without a valid changelog has no version: a suite problem that
+/// says what the file must hold.
+#[test]
+fn a_suite_without_a_version_is_a_suite_problem() {
+    let dir = suite_copy();
+    let changelog = dir.path().join("suites/changelog.yaml");
+    fs::write(
+        &changelog,
+        "- version: 1.0\n  date: 2026-12-02\n  summary: s\n",
+    )
+    .unwrap();
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "suites/changelog.yaml: `1.0` is not a semantic version (MAJOR.MINOR.PATCH, each a number)",
+        ],
+    );
+    fs::remove_file(&changelog).unwrap();
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&output),
+        &["suites/changelog.yaml: the suite has no version: this file is missing"],
+    );
+}

@@ -1,6 +1,8 @@
 //! Claims: a validator that lists the rules it checks is judged on those
 //! rules' findings alone; a claim never excuses a wrong finding.
 
+use std::collections::BTreeSet;
+
 use mcpdesc_conformance::backend::schedule;
 use mcpdesc_conformance::judge::summary::Summary;
 use mcpdesc_conformance::outcome::Outcome;
@@ -360,4 +362,96 @@ fn an_unknown_rule_on_the_command_line_is_refused() {
         "{}",
         run.stderr
     );
+}
+
+/// Five listed rules, and the legacy warning that announcing the legacy
+/// revisions claims: six of the twenty.
+const SIX: &str = "mcpdesc.elicitation.name,mcpdesc.elicitation.name-unique,\
+                   mcpdesc.elicitation.mode,mcpdesc.elicitation.text,mcpdesc.elicitation.url";
+
+/// A run judged on six of the twenty rules says so in every output that
+/// shows a rate: the badges, the Markdown summary, the human report, the
+/// JSON report and the events, with the same count of unclaimed cases.
+#[test]
+fn every_output_states_the_claimed_rules_and_the_unclaimed_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let output = super::harness()
+        .args(["run", "--rules", SIX, "--report"])
+        .arg(at("report.json"))
+        .arg("--markdown")
+        .arg(at("summary.md"))
+        .arg("--badge-dir")
+        .arg(at("badges"))
+        .output()
+        .unwrap();
+    let human = super::stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{human}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(at("report.json")).unwrap()).unwrap();
+    let claims = &report["run"]["claims"];
+    assert_eq!(
+        (&claims["claimed"], &claims["catalog"]),
+        (&6.into(), &20.into())
+    );
+    let mut listed: Vec<&str> = SIX.split(',').collect();
+    listed.sort_unstable();
+    assert_eq!(claims["listed"], serde_json::json!(listed));
+    let total = &report["summary"]["total"];
+    let unclaimed = total["unclaimed"].as_u64().unwrap();
+    let cases = total["cases"].as_u64().unwrap();
+    assert!(unclaimed > 0 && unclaimed < cases, "{unclaimed} of {cases}");
+    // Only the judged rules have per-rule figures.
+    let judged: BTreeSet<&str> = report["summary"]["perRule"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut six: BTreeSet<&str> = SIX.split(',').collect();
+    six.insert("mcpdesc.protocol.legacy-validation-incomplete");
+    assert_eq!(judged, six);
+
+    let statement = format!(
+        "on 6 of the 20 rules (those the validator claims); {unclaimed} of {cases} cases unclaimed"
+    );
+    assert!(human.contains(&statement), "{human}");
+    assert!(
+        human.contains(&format!(", {unclaimed} unclaimed\n")),
+        "{human}"
+    );
+    let markdown = std::fs::read_to_string(at("summary.md")).unwrap();
+    assert!(markdown.contains(&statement), "{markdown}");
+    assert!(
+        markdown.contains(&format!(", {unclaimed} unclaimed.**")),
+        "{markdown}"
+    );
+    let badge: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(at("badges/exact.json")).unwrap()).unwrap();
+    let message = badge["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("100.0% · 6/20 rules · suite "),
+        "{message}"
+    );
+    assert_eq!(badge["color"], "blue");
+
+    // The events carry the same counts.
+    let events = super::harness()
+        .args(["run", "--rules", SIX, "--format", "json"])
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = super::stdout_of(&events)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let started = lines
+        .iter()
+        .find(|line| line["event"] == "run-started")
+        .unwrap();
+    assert_eq!(&started["claims"], claims);
+    let finished = lines
+        .iter()
+        .find(|line| line["event"] == "run-finished")
+        .unwrap();
+    assert_eq!(&finished["summary"]["total"], total);
 }

@@ -108,10 +108,9 @@ fn expected_cell(tally: Option<&Value>) -> String {
     if judged == 0 {
         return "-".to_owned();
     }
-    format!(
-        "{:.1}% ({passed}/{judged})",
-        100.0 * passed as f64 / judged as f64
-    )
+    // Rounded down to a tenth, as every output rounds.
+    let permille = passed * 1000 / judged;
+    format!("{}.{}% ({passed}/{judged})", permille / 10, permille % 10)
 }
 
 fn text(element: ElementRef<'_>) -> String {

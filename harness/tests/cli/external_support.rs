@@ -85,11 +85,9 @@ impl MiniSuite {
             rule.as_object_mut().unwrap().remove("examples");
         }
         fs::create_dir_all(root.join("suites")).unwrap();
-        fs::copy(
-            workspace().join("suites/revisions.yaml"),
-            root.join("suites/revisions.yaml"),
-        )
-        .unwrap();
+        for file in ["suites/revisions.yaml", "suites/changelog.yaml"] {
+            fs::copy(workspace().join(file), root.join(file)).unwrap();
+        }
         // JSON is YAML too.
         fs::write(
             root.join("suites/document.yaml"),

@@ -345,8 +345,16 @@ fn one_run_writes_every_output() {
     let exact: Value =
         serde_json::from_str(&fs::read_to_string(badges.join("exact.json")).unwrap()).unwrap();
     // Rounded down, so that a rate below 100 % never reads as 100.0%.
+    // One rule for every output: the badge, the Markdown table and the
+    // human table say the same rate.
     let rate = (1000.0 * (selected.len() - 1) as f64 / selected.len() as f64).floor() / 10.0;
-    assert_eq!(exact["message"], format!("{rate:.1}%"));
+    let version = &report["run"]["suite"]["version"].as_str().unwrap();
+    assert_eq!(
+        exact["message"],
+        format!("{rate:.1}% · 20/20 rules · suite {version}")
+    );
+    let markdown = fs::read_to_string(&markdown).unwrap();
+    assert!(markdown.contains(&format!(" {rate:.1}% |\n")), "{markdown}");
     assert_eq!(exact["schemaVersion"], 1);
 }
 
