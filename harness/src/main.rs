@@ -24,8 +24,10 @@ use mcpdesc_conformance::exit::Status;
 use mcpdesc_conformance::outcome::claims::Claims;
 use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::pages;
+use mcpdesc_conformance::reports;
 use mcpdesc_conformance::reports::matrix::Matrix;
 use mcpdesc_conformance::reports::merge;
+use mcpdesc_conformance::reports::statement::Statement;
 use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::case::{self, Partition, Selection};
 use mcpdesc_conformance::suite::compiled;
@@ -59,6 +61,9 @@ enum Command {
     Docs(DocsArgs),
     /// Run the suite and write its failures as a baseline of known failures.
     Baseline(Box<BaselineArgs>),
+    /// Run the suite and write a conformance statement a third party can
+    /// check; or check one (`--check STATEMENT`).
+    Certify(Box<CertifyArgs>),
     /// Merge shard reports (`run --partition hash:M/N --report FILE`) into
     /// the run they are parts of, and write its outputs.
     Merge(MergeArgs),
@@ -268,6 +273,25 @@ struct BaselineArgs {
 }
 
 #[derive(Debug, Args)]
+struct CertifyArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Write the conformance statement here (JSON; its schema is
+    /// docs/schemas/statement.json).
+    #[arg(long, value_name = "FILE", required_unless_present = "check")]
+    statement: Option<PathBuf>,
+    /// Also write the statement as Markdown, for a README to link to.
+    #[arg(long, value_name = "FILE", requires = "statement")]
+    statement_markdown: Option<PathBuf>,
+    /// Check STATEMENT instead: run what it states (its selection, level,
+    /// claimed rules and known failures) against the validator given now,
+    /// and say whether every figure still holds (exit status 0) or where
+    /// it does not (1).
+    #[arg(long, value_name = "STATEMENT", conflicts_with = "statement")]
+    check: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 struct ExternalArgs {
     /// An external validator's command line (words split as a shell would,
     /// without expansion), spoken to in session mode.
@@ -408,8 +432,9 @@ fn main() -> ExitCode {
         Command::Bless(args) => bless(args),
         Command::Baseline(args) => {
             let BaselineArgs { run: args, output } = *args;
-            execute(args, Some(&output))
+            execute(args, End::Baseline(&output))
         }
+        Command::Certify(args) => certify(*args),
         Command::Docs(args) => docs(args),
         Command::Merge(args) => merge(args),
         Command::Compare(args) => compare(args),
@@ -504,12 +529,126 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
 }
 
 fn run(args: RunArgs) -> anyhow::Result<Status> {
-    execute(args, None)
+    execute(args, End::Run)
 }
 
-/// Runs the suite as `args` say; with `write_baseline`, writes the run's
-/// failures there as a baseline.
-fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Status> {
+/// What a run does besides its outputs.
+enum End<'a> {
+    /// Nothing.
+    Run,
+    /// Writes its failures at this path as a baseline.
+    Baseline(&'a Path),
+    /// Makes its conformance statement.
+    Certify(&'a mut Option<Statement>),
+}
+
+/// `certify`: runs the suite and writes its statement, or checks one.
+fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
+    let CertifyArgs {
+        run: mut run_args,
+        statement: path,
+        statement_markdown,
+        check,
+    } = args;
+    let Some(check) = check else {
+        let mut statement = None;
+        let status = execute(run_args, End::Certify(&mut statement))?;
+        let Some(statement) = statement else {
+            return Ok(status);
+        };
+        emit::statement::write(&statement, path.as_deref(), statement_markdown.as_deref())?;
+        if let Some(path) = &path {
+            eprintln!(
+                "wrote the conformance statement ({} profile) to {}",
+                statement.profile.as_str(),
+                path.display()
+            );
+        }
+        return Ok(status);
+    };
+    let stated = reports::statement::read(&check)?;
+    // What the statement states decides the run; the command line gives
+    // the validator and how to reach it.
+    run_args.level = stated.level.clone();
+    run_args.quiet = true;
+    run_args.rules = stated
+        .claims
+        .listed
+        .as_ref()
+        .map(|listed| listed.iter().cloned().collect::<Vec<_>>().join(","));
+    let select = &mut run_args.select;
+    for word in &stated.selection {
+        let (option, value) = word.split_once('=').unwrap_or((word, ""));
+        match option {
+            "--suite" => select.suites.push(value.to_owned()),
+            "--revision" => select
+                .revisions
+                .push(value.parse().map_err(anyhow::Error::msg)?),
+            "--filter" => select.filters.push(value.to_owned()),
+            "--partition" => select.partition = Some(value.parse().map_err(anyhow::Error::msg)?),
+            _ => anyhow::bail!(
+                "{}: the selection has `{word}`, which this harness does not know",
+                check.display()
+            ),
+        }
+    }
+    let baseline_dir = tempfile::tempdir()?;
+    if !stated.known_failures.is_empty() {
+        let file = baseline_dir.path().join("known-failures.yaml");
+        let baseline = Baseline {
+            failures: stated
+                .known_failures
+                .iter()
+                .map(|failure| -> anyhow::Result<_> {
+                    Ok(mcpdesc_conformance::baseline::Entry {
+                        case: failure.case.clone(),
+                        revision: failure
+                            .revision
+                            .as_deref()
+                            .map(str::parse)
+                            .transpose()
+                            .map_err(anyhow::Error::msg)?,
+                        reason: failure.reason.clone(),
+                        link: failure.link.clone(),
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?,
+        };
+        baseline.write(&file)?;
+        run_args.baseline = Some(file);
+    }
+    let mut now = None;
+    let status = execute(run_args, End::Certify(&mut now))?;
+    let Some(now) = now else {
+        return Ok(status);
+    };
+    let differences = stated.differences(&now);
+    if differences.is_empty() {
+        println!(
+            "the statement holds: {} {}, {} profile, suite {}, {} of {} rules at the {} level",
+            escape::line(&now.implementation.name),
+            escape::line(&now.implementation.version),
+            now.profile.as_str(),
+            now.suite.version,
+            now.claims.claimed,
+            now.claims.catalog,
+            now.level
+        );
+        return Ok(Status::Success);
+    }
+    println!("the statement no longer holds:");
+    for difference in &differences {
+        println!("  - {}", escape::line(difference));
+    }
+    Ok(Status::Failures)
+}
+
+/// Runs the suite as `args` say, and does what `end` asks besides.
+fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
+    let write_baseline = match &end {
+        End::Baseline(path) => Some(*path),
+        _ => None,
+    };
     interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
@@ -601,6 +740,13 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         emitters.push(Annotations::new(io::stdout(), &set, level));
     }
     args.outputs.push_into(&mut emitters, &set, level);
+    if let End::Certify(out) = end {
+        let entries = baseline
+            .as_ref()
+            .map(|baseline| baseline.failures.clone())
+            .unwrap_or_default();
+        emitters.push(emit::statement::Certify::new(entries, out));
+    }
     let Finished {
         results,
         summary,

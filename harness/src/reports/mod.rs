@@ -27,6 +27,7 @@ use crate::suite::expectation::{Finding, Findings};
 
 pub mod matrix;
 pub mod merge;
+pub mod statement;
 
 /// A report that cannot be read.
 #[derive(Debug, thiserror::Error)]

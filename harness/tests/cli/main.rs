@@ -155,4 +155,5 @@ mod schemas;
 mod seed;
 mod signals;
 mod smoke;
+mod statement;
 mod suite_problems;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "start",
     "start-reply",
     "validate",
@@ -24,6 +24,7 @@ const NAMES: [&str; 9] = [
     "diagnostic",
     "implementation",
     "report",
+    "statement",
 ];
 
 /// Every schema, compiled offline: the `$ref`s between them resolve
