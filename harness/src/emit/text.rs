@@ -27,8 +27,12 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     }
     let fixture = set.get(result.entry).map(|entry| &entry.fixture);
     // A result from another suite set is a caller's bug; the report still
-    // says what it can.
-    let id = fixture.map_or_else(|| "(a case outside this suite)".to_owned(), Fixture::id);
+    // says what it can. The case ID, as `list` prints it, pastes into
+    // `--filter` to select exactly this case.
+    let id = fixture.map_or_else(
+        || "(a case outside this suite)".to_owned(),
+        |fixture| format!("{}@{}", fixture.id(), result.revision),
+    );
     let mut text = String::new();
     let verdicts = Level::ALL
         .iter()
@@ -42,12 +46,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let _ = writeln!(
-        text,
-        "FAIL {} under {} ({verdicts})",
-        escape::line(&id),
-        result.revision
-    );
+    let _ = writeln!(text, "FAIL {} ({verdicts})", escape::line(&id));
     if let Some(fixture) = fixture {
         let _ = writeln!(
             text,

@@ -145,6 +145,7 @@ mod merge;
 mod misbehaviour;
 mod modes;
 mod mutation;
+mod names;
 mod oneshot;
 mod options;
 mod outputs;

@@ -41,7 +41,7 @@ fn an_edited_pointer_fails_naming_fixture_revision_rule_and_pointer_with_a_diff(
     assert_contains(
         &stdout,
         &[
-            "FAIL elicitation/expected-invalid/declaration-name-pattern.json under ",
+            "FAIL elicitation/expected-invalid/declaration-name-pattern.json@",
             "exact: FAIL",
             "--- expected",
             "+++ actual",
