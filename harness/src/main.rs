@@ -172,7 +172,8 @@ struct SelectArgs {
     /// pattern without `@` is matched against the fixture ID
     /// `<suite>/<class>/<file>` (every revision). `*` (any text, `/`
     /// included) and `?` (one character) are wildcards and make the pattern
-    /// match the whole ID; text without them matches anywhere in it.
+    /// match the whole ID; text without them matches anywhere in it. A
+    /// filter that selects no case is an error naming the nearest IDs.
     #[arg(long = "filter", value_name = "GLOB")]
     filters: Vec<String>,
     /// Only shard M of N (`hash:M/N`), to split a run across CI machines:
@@ -458,6 +459,19 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
         filters: select.filters.clone(),
         partition: select.partition,
     };
+    // A filter that selects nothing is a typo more often than not: say so
+    // with the IDs it was probably meant to be, even when other filters
+    // select cases.
+    let unmatched = selection.unmatched(&set);
+    if !unmatched.is_empty() {
+        let lines: Vec<String> = unmatched.iter().map(ToString::to_string).collect();
+        let prefix = if selection.cases(&set).is_empty() {
+            "no case matches the selection: "
+        } else {
+            ""
+        };
+        anyhow::bail!("{prefix}{}", lines.join("\n"));
+    }
     Ok((set, selection))
 }
 
@@ -908,6 +922,24 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::UsageOrSuite);
     }
+    let fixtures: Vec<String> = set
+        .suites
+        .iter()
+        .flat_map(|suite| suite.entries.iter().map(|entry| entry.fixture.id()))
+        .collect();
+    let unmatched: Vec<String> = args
+        .filters
+        .iter()
+        .filter(|pattern| !fixtures.iter().any(|id| case::matches(pattern, id)))
+        .map(|pattern| {
+            case::NoMatch {
+                pattern: pattern.clone(),
+                nearest: case::nearest(pattern, fixtures.iter().map(String::as_str)),
+            }
+            .to_string()
+        })
+        .collect();
+    anyhow::ensure!(unmatched.is_empty(), "{}", unmatched.join("\n"));
     let keep = |id: &str| {
         args.filters.is_empty()
             || args
