@@ -80,6 +80,9 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     comparison.actual_count
                 );
             }
+            if let Some(fixture) = fixture {
+                text.push_str(&excerpts(fixture, comparison));
+            }
             for problem in &comparison.problems {
                 let _ = writeln!(
                     text,
@@ -404,6 +407,98 @@ fn place(fixture: &Fixture, pointer: &str) -> String {
     }
 }
 
+/// How many lines an excerpt shows on each side of the line a pointer
+/// names.
+const EXCERPT_RADIUS: usize = 2;
+
+/// How many excerpts one failure shows at most: a validator that reports
+/// thousands of wrong findings must not bury the report under them.
+pub const MAX_EXCERPTS: usize = 5;
+
+/// The widest excerpt line shown whole (a minified fixture is one long
+/// line).
+const EXCERPT_WIDTH: usize = 120;
+
+/// The lines of the fixture around each missed or unexpected finding's
+/// pointer, the pointed line marked with `>`: one excerpt per line pointed
+/// at, in line order, at most [`MAX_EXCERPTS`], the rest counted.
+fn excerpts(fixture: &Fixture, comparison: &crate::outcome::comparison::Comparison) -> String {
+    let Ok(document) = &fixture.document else {
+        return String::new();
+    };
+    // The pointers on each line, each said once with how it differs.
+    let mut lines: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    let differences = comparison
+        .missing
+        .iter()
+        .map(|finding| (finding, "expected, not reported"))
+        .chain(
+            comparison
+                .unexpected
+                .iter()
+                .map(|finding| (finding, "reported, not expected")),
+        );
+    for (finding, how) in differences {
+        if let Some(position) = document.locations.get(&finding.path) {
+            let pointer = serde_json::Value::String(finding.path.clone()).to_string();
+            let said = format!("{} {how}", escape::line(&pointer));
+            let pointers = lines.entry(position.line).or_default();
+            if !pointers.contains(&said) {
+                pointers.push(said);
+            }
+        }
+    }
+    let mut text = String::new();
+    for (line, pointers) in lines.iter().take(MAX_EXCERPTS) {
+        let _ = writeln!(text, "  line {line}: {}", pointers.join(", "));
+        let first = line.saturating_sub(EXCERPT_RADIUS).max(1);
+        text.push_str(&numbered(
+            fixture,
+            first..=line + EXCERPT_RADIUS,
+            Some(*line),
+            Some(EXCERPT_WIDTH),
+            "    ",
+        ));
+    }
+    let hidden = lines.len().saturating_sub(MAX_EXCERPTS);
+    if hidden > 0 {
+        let _ = writeln!(
+            text,
+            "  … and {hidden} more lines of the fixture with differences (at most {MAX_EXCERPTS} shown)"
+        );
+    }
+    text
+}
+
+/// The fixture's lines in `lines` (those that exist), each escaped, after
+/// `indent` and its number, the `marked` one flagged with `>`; lines wider
+/// than `width` characters are cut.
+pub(crate) fn numbered(
+    fixture: &Fixture,
+    lines: std::ops::RangeInclusive<usize>,
+    marked: Option<usize>,
+    width: Option<usize>,
+    indent: &str,
+) -> String {
+    let digits = fixture.line_starts().len().max(1).to_string().len();
+    let mut text = String::new();
+    for number in lines {
+        let Some(line) = fixture.line(number) else {
+            break;
+        };
+        let line = escape::line(line);
+        let line: String = match width {
+            Some(width) if line.chars().count() > width => {
+                line.chars().take(width).chain(['…']).collect()
+            }
+            _ => line.into_owned(),
+        };
+        let mark = if marked == Some(number) { '>' } else { ' ' };
+        let _ = writeln!(text, "{indent}{mark} {number:>digits$} | {line}");
+    }
+    text
+}
+
 /// The suite's own problems, one per line.
 pub fn problems(problems: &[SuiteProblem]) -> String {
     let mut text = String::new();
@@ -631,5 +726,25 @@ mod tests {
             "-error mcpdesc.x \"/items/{last}/name\"  (line {line}: {{\"name\": \"i-{last:08}\"}})"
         );
         assert!(text.contains(&wanted), "{wanted} not in the report");
+        // The excerpts are capped, and the rest counted.
+        assert_eq!(
+            text.matches("\n    > ").count(),
+            MAX_EXCERPTS,
+            "{}",
+            &text[..2000]
+        );
+        let left_out = FINDINGS - MAX_EXCERPTS;
+        let wanted = format!("  … and {left_out} more lines of the fixture with differences");
+        assert!(text.contains(&wanted), "{wanted} not in the report");
+        let first = PADDING + 5;
+        let wanted = format!(
+            "  line {first}: \"/items/0/name\" expected, not reported\n      {} |   0],\n",
+            PADDING + 3
+        );
+        assert!(
+            text.contains(&wanted),
+            "{wanted} not in\n{}",
+            &text[text.len() - 3000..]
+        );
     }
 }
