@@ -48,11 +48,13 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         .join(", ");
     let _ = writeln!(text, "FAIL {} ({verdicts})", escape::line(&id));
     if let Some(fixture) = fixture {
-        let _ = writeln!(
-            text,
-            "  fixture: {}",
-            escape::line(&set.tree.display_path(&fixture.tree_path()))
-        );
+        // A built-in fixture is in no folder the reader has (a third-party
+        // repository has no `fixtures/`): the command that shows it is.
+        let place = match &set.tree.root {
+            Some(_) => set.tree.display_path(&fixture.tree_path()),
+            None => format!("built in; `{}` shows it", show_command(&id)),
+        };
+        let _ = writeln!(text, "  fixture: {}", escape::line(&place));
         if let Some(statement) = fixture.statement() {
             let _ = writeln!(text, "  tests:   {}", escape::line(statement));
         }
@@ -142,6 +144,20 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         }
     }
     Some(text)
+}
+
+/// The command that shows the case `id` (`mcpdesc-conformance show ID`),
+/// the ID quoted for a shell when it holds anything but the characters of
+/// plain names.
+pub fn show_command(id: &str) -> String {
+    let plain = id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._/@-+".contains(c));
+    if plain {
+        format!("mcpdesc-conformance show {id}")
+    } else {
+        format!("mcpdesc-conformance show '{}'", id.replace('\'', "'\\''"))
+    }
 }
 
 /// `label: message`, and the last lines of `stderr` indented under it, so
