@@ -34,19 +34,12 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         |fixture| format!("{}@{}", fixture.id(), result.revision),
     );
     let mut text = String::new();
-    let verdicts = Level::ALL
-        .iter()
-        .map(|level| {
-            let word = match result.outcome.passes(*level) {
-                Some(true) => "pass",
-                Some(false) => "FAIL",
-                None => "skip",
-            };
-            format!("{level}: {word}")
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let _ = writeln!(text, "FAIL {} ({verdicts})", escape::line(&id));
+    let _ = writeln!(
+        text,
+        "FAIL {} ({})",
+        escape::line(&id),
+        verdicts(&result.outcome)
+    );
     if let Some(fixture) = fixture {
         // A built-in fixture is in no folder the reader has (a third-party
         // repository has no `fixtures/`): the command that shows it is.
@@ -59,7 +52,33 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             let _ = writeln!(text, "  tests:   {}", escape::line(statement));
         }
     }
-    match &result.outcome {
+    text.push_str(&body(&result.outcome, fixture, true));
+    Some(text)
+}
+
+/// The verdict at each level: `verdict: pass, rules: pass, exact: FAIL`
+/// (`skip` where the outcome is not judged).
+pub(crate) fn verdicts(outcome: &Outcome) -> String {
+    Level::ALL
+        .iter()
+        .map(|level| {
+            let word = match outcome.passes(*level) {
+                Some(true) => "pass",
+                Some(false) => "FAIL",
+                None => "skip",
+            };
+            format!("{level}: {word}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a report says under a case's first lines: the diff of expected and
+/// reported findings (with the fixture's lines around each difference when
+/// `with_excerpts`), or why there is no comparison; each line indented.
+pub(crate) fn body(outcome: &Outcome, fixture: Option<&Fixture>, with_excerpts: bool) -> String {
+    let mut text = String::new();
+    match outcome {
         Outcome::Compared(comparison) => {
             let expected = finding_lines(&comparison.expected, fixture);
             let actual = finding_lines(&comparison.reported(), fixture);
@@ -82,7 +101,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     comparison.actual_count
                 );
             }
-            if let Some(fixture) = fixture {
+            if let Some(fixture) = fixture.filter(|_| with_excerpts) {
                 text.push_str(&excerpts(fixture, comparison));
             }
             for problem in &comparison.problems {
@@ -143,7 +162,7 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             );
         }
     }
-    Some(text)
+    text
 }
 
 /// The command that shows the case `id` (`mcpdesc-conformance show ID`),
@@ -379,7 +398,7 @@ pub fn unavailable(unavailable: &Unavailable) -> String {
 
 /// One line per finding: severity, rule, quoted pointer, and where the
 /// pointer lands in the fixture with that line's text.
-fn finding_lines(findings: &Findings, fixture: Option<&Fixture>) -> String {
+pub(crate) fn finding_lines(findings: &Findings, fixture: Option<&Fixture>) -> String {
     let mut text = String::new();
     for finding in findings {
         let _ = write!(text, "{}", line_of(finding));

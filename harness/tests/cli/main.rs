@@ -154,6 +154,7 @@ mod python_example;
 mod run;
 mod schemas;
 mod seed;
+mod show;
 mod signals;
 mod smoke;
 mod suite_problems;
