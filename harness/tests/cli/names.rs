@@ -170,7 +170,7 @@ fn every_output_names_a_failing_case_by_an_id_that_filter_selects_exactly() {
     for name in &failing {
         assert_eq!(
             selected_by(dir.path(), name),
-            [name.clone()],
+            std::slice::from_ref(name),
             "--filter {name}"
         );
     }
