@@ -51,6 +51,15 @@ enum Command {
     Run(Box<RunArgs>),
     /// List the cases a `run` with the same options would run.
     List(SelectArgs),
+    /// Show one case: its fixture with line numbers, its `x-test` member
+    /// and the findings expected under its revision; with `--validator`,
+    /// also what that validator reports and the diff.
+    ///
+    /// Exit status: 0 when the case is shown (with --validator, when it
+    /// passes at --level), 1 when the validator fails it, 2 for a case the
+    /// suite does not have (the nearest IDs are named), 3 when the
+    /// validator cannot be started.
+    Show(Box<ShowArgs>),
     /// Check an adapter on a few cases and explain what it does wrong.
     Smoke(SmokeArgs),
     /// Lint the suite and print its rule-by-revision coverage table.
@@ -103,6 +112,23 @@ struct DiffArgs {
     /// A suite working tree to take the fixtures and revisions from.
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// The case, as `list` prints it (`<suite>/<class>/<file>@<revision>`),
+    /// or a fixture ID without `@revision`: the fixture under each of its
+    /// revisions.
+    #[arg(value_name = "CASE")]
+    case: String,
+    /// A suite working tree instead of the suite built into this binary.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
+    #[command(flatten)]
+    external: ExternalArgs,
+    /// With --validator: the level that decides the exit status.
+    #[arg(long, value_name = "LEVEL", default_value = "exact", value_parser = ["verdict", "rules", "exact"])]
+    level: String,
 }
 
 #[derive(Debug, Args)]
@@ -177,7 +203,8 @@ struct SelectArgs {
     /// pattern without `@` is matched against the fixture ID
     /// `<suite>/<class>/<file>` (every revision). `*` (any text, `/`
     /// included) and `?` (one character) are wildcards and make the pattern
-    /// match the whole ID; text without them matches anywhere in it.
+    /// match the whole ID; text without them matches anywhere in it. A
+    /// filter that selects no case is an error naming the nearest IDs.
     #[arg(long = "filter", value_name = "GLOB")]
     filters: Vec<String>,
     /// Only shard M of N (`hash:M/N`), to split a run across CI machines:
@@ -427,6 +454,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => run(*args),
         Command::List(args) => list(args),
+        Command::Show(args) => show(*args),
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
@@ -525,6 +553,19 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
         filters: select.filters.clone(),
         partition: select.partition,
     };
+    // A filter that selects nothing is a typo more often than not: say so
+    // with the IDs it was probably meant to be, even when other filters
+    // select cases.
+    let unmatched = selection.unmatched(&set);
+    if !unmatched.is_empty() {
+        let lines: Vec<String> = unmatched.iter().map(ToString::to_string).collect();
+        let prefix = if selection.cases(&set).is_empty() {
+            "no case matches the selection: "
+        } else {
+            ""
+        };
+        anyhow::bail!("{prefix}{}", lines.join("\n"));
+    }
     Ok((set, selection))
 }
 
@@ -1053,6 +1094,79 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
     })
 }
 
+/// Prints one case (or one fixture under each of its revisions); with a
+/// validator, judges it too.
+fn show(args: ShowArgs) -> anyhow::Result<Status> {
+    let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
+    let set = SuiteSet::load(SuiteTree::open(args.suite_dir.as_deref())?);
+    // A problem elsewhere in the suite does not hide this case, but it is
+    // said: it may be why the case looks wrong.
+    eprint!("{}", report::problems(&set.problems));
+    let all = Selection::default().cases(&set);
+    let (fixture_id, revision) = match args.case.rsplit_once('@') {
+        Some((fixture, revision)) => (fixture, Some(revision)),
+        None => (args.case.as_str(), None),
+    };
+    let cases: Vec<_> = all
+        .iter()
+        .filter(|case| {
+            case.entry.fixture.id() == fixture_id
+                && revision.is_none_or(|revision| case.revision.as_str() == revision)
+        })
+        .copied()
+        .collect();
+    let Some(first) = cases.first() else {
+        let nearest = case::nearest_cases(&args.case, &all);
+        let mut message = format!("no case `{}` in the suite", escape::line(&args.case));
+        if nearest.is_empty() {
+            message.push_str("; `list` prints the case IDs");
+        } else {
+            message.push_str("; the nearest:");
+            for id in nearest {
+                message.push_str(&format!("\n  {}", escape::line(&id)));
+            }
+        }
+        anyhow::bail!(message);
+    };
+    let mut out = io::stdout().lock();
+    write!(out, "{}", emit::show::fixture(&set, first.entry))?;
+    let validator = match args.external.validator(&set.revisions)? {
+        Some(external) => {
+            interrupt::install().context("cannot handle interrupting signals")?;
+            match start(external) {
+                Ok(pool) => Some(pool),
+                Err(status) => return Ok(status),
+            }
+        }
+        None => None,
+    };
+    let mut status = Status::Success;
+    for case in &cases {
+        writeln!(out)?;
+        write!(out, "{}", emit::show::expected(case.entry, case.revision))?;
+        let Some(pool) = &validator else {
+            continue;
+        };
+        let implementation = pool.implementation();
+        let result = mcpdesc_conformance::judge::runner::judge(
+            case,
+            &set.rules,
+            implementation,
+            |request| {
+                pool.call(request)
+                    .map_err(mcpdesc_conformance::outcome::Outcome::Failed)
+            },
+        );
+        let name = format!("{} {}", implementation.name, implementation.version);
+        write!(out, "{}", emit::show::judged(&set, &name, &result, level))?;
+        if result.outcome.passes(level) == Some(false) {
+            status = Status::Failures;
+        }
+    }
+    out.flush()?;
+    Ok(status)
+}
+
 fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
     let set = SuiteSet::load(SuiteTree::embedded());
     let validator = args
@@ -1196,6 +1310,24 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::UsageOrSuite);
     }
+    let fixtures: Vec<String> = set
+        .suites
+        .iter()
+        .flat_map(|suite| suite.entries.iter().map(|entry| entry.fixture.id()))
+        .collect();
+    let unmatched: Vec<String> = args
+        .filters
+        .iter()
+        .filter(|pattern| !fixtures.iter().any(|id| case::matches(pattern, id)))
+        .map(|pattern| {
+            case::NoMatch {
+                pattern: pattern.clone(),
+                nearest: case::nearest(pattern, fixtures.iter().map(String::as_str)),
+            }
+            .to_string()
+        })
+        .collect();
+    anyhow::ensure!(unmatched.is_empty(), "{}", unmatched.join("\n"));
     let keep = |id: &str| {
         args.filters.is_empty()
             || args

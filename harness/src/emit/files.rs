@@ -52,8 +52,9 @@ impl Emitter for ReportFile {
 }
 
 /// JUnit XML: one `testsuite` per suite and revision, one `testcase` per
-/// case (named by its fixture, with the case ID as class name), the
-/// failure report in a failing case's text.
+/// case (named by its case ID, as `list` prints it and `--filter` takes
+/// it, with the suite as class name), the failure report in a failing
+/// case's text.
 pub struct Junit<'s> {
     path: PathBuf,
     set: &'s SuiteSet,
@@ -129,7 +130,7 @@ impl<'s> Junit<'s> {
                 status
             }
         };
-        let mut case = TestCase::new(format!("{name}@{}", result.revision), status);
+        let mut case = TestCase::new(format!("{suite}/{name}@{}", result.revision), status);
         case.set_classname(suite.to_owned());
         case.set_time(result.duration);
         case

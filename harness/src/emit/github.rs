@@ -1,6 +1,8 @@
 //! GitHub Actions annotations: one `::error` workflow command per failing
 //! finding, at the fixture line its pointer names, so that a pull request
-//! shows each disagreement beside the document.
+//! shows each disagreement beside the document. A fixture of the built-in
+//! suite is in no file of the repository being checked, so its annotations
+//! name no file and say which command shows the case instead.
 
 use std::io::{self, Write};
 
@@ -62,6 +64,14 @@ impl<'s, W: Write> Annotations<'s, W> {
                 .map_or(1, |position| position.line)
         };
         let case = format!("{}@{}", fixture.id(), result.revision);
+        // A built-in fixture is in no file of the repository being checked:
+        // such an annotation names no file, and says how to see the case.
+        let built_in = self.set.tree.root.is_none();
+        let see = if built_in {
+            format!(" (built-in case; `{}` shows it)", text::show_command(&case))
+        } else {
+            String::new()
+        };
         let mut notes: Vec<(usize, String, String)> = Vec::new();
         match &result.outcome {
             Outcome::Compared(comparison) => {
@@ -118,12 +128,16 @@ impl<'s, W: Write> Annotations<'s, W> {
                 continue;
             }
             self.written += 1;
+            let at = if built_in {
+                String::new()
+            } else {
+                format!("file={},line={line},", property(&file))
+            };
             writeln!(
                 self.out,
-                "::error file={},line={line},title={}::{}",
-                property(&file),
+                "::error {at}title={}::{}",
                 property(&escape::line(&format!("mcpdesc-conformance: {title}"))),
-                data(&escape::line(&message))
+                data(&escape::line(&format!("{message}{see}")))
             )?;
         }
         Ok(())

@@ -28,13 +28,42 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     }
     let fixture = set.get(result.entry).map(|entry| &entry.fixture);
     // A result from another suite set is a caller's bug; the report still
-    // says what it can.
-    let id = fixture.map_or_else(|| "(a case outside this suite)".to_owned(), Fixture::id);
+    // says what it can. The case ID, as `list` prints it, pastes into
+    // `--filter` to select exactly this case.
+    let id = fixture.map_or_else(
+        || "(a case outside this suite)".to_owned(),
+        |fixture| format!("{}@{}", fixture.id(), result.revision),
+    );
     let mut text = String::new();
-    let verdicts = Level::ALL
+    let _ = writeln!(
+        text,
+        "FAIL {} ({})",
+        escape::line(&id),
+        verdicts(&result.outcome)
+    );
+    if let Some(fixture) = fixture {
+        // A built-in fixture is in no folder the reader has (a third-party
+        // repository has no `fixtures/`): the command that shows it is.
+        let place = match &set.tree.root {
+            Some(_) => set.tree.display_path(&fixture.tree_path()),
+            None => format!("built in; `{}` shows it", show_command(&id)),
+        };
+        let _ = writeln!(text, "  fixture: {}", escape::line(&place));
+        if let Some(statement) = fixture.statement() {
+            let _ = writeln!(text, "  tests:   {}", escape::line(statement));
+        }
+    }
+    text.push_str(&body(&result.outcome, fixture, true));
+    Some(text)
+}
+
+/// The verdict at each level: `verdict: pass, rules: pass, exact: FAIL`
+/// (`skip` where the outcome is not judged).
+pub(crate) fn verdicts(outcome: &Outcome) -> String {
+    Level::ALL
         .iter()
         .map(|level| {
-            let word = match result.outcome.passes(*level) {
+            let word = match outcome.passes(*level) {
                 Some(true) => "pass",
                 Some(false) => "FAIL",
                 None => "skip",
@@ -42,24 +71,15 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             format!("{level}: {word}")
         })
         .collect::<Vec<_>>()
-        .join(", ");
-    let _ = writeln!(
-        text,
-        "FAIL {} under {} ({verdicts})",
-        escape::line(&id),
-        result.revision
-    );
-    if let Some(fixture) = fixture {
-        let _ = writeln!(
-            text,
-            "  fixture: {}",
-            escape::line(&set.tree.display_path(&fixture.tree_path()))
-        );
-        if let Some(statement) = fixture.statement() {
-            let _ = writeln!(text, "  tests:   {}", escape::line(statement));
-        }
-    }
-    match &result.outcome {
+        .join(", ")
+}
+
+/// What a report says under a case's first lines: the diff of expected and
+/// reported findings (with the fixture's lines around each difference when
+/// `with_excerpts`), or why there is no comparison; each line indented.
+pub(crate) fn body(outcome: &Outcome, fixture: Option<&Fixture>, with_excerpts: bool) -> String {
+    let mut text = String::new();
+    match outcome {
         Outcome::Compared(comparison) => {
             let expected = finding_lines(&comparison.expected, fixture);
             let actual = finding_lines(&comparison.reported(), fixture);
@@ -81,6 +101,9 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     "  … and {hidden} more unexpected findings ({} reported in all)",
                     comparison.actual_count
                 );
+            }
+            if let Some(fixture) = fixture.filter(|_| with_excerpts) {
+                text.push_str(&excerpts(fixture, comparison));
             }
             for problem in &comparison.problems {
                 let _ = writeln!(
@@ -140,7 +163,21 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             );
         }
     }
-    Some(text)
+    text
+}
+
+/// The command that shows the case `id` (`mcpdesc-conformance show ID`),
+/// the ID quoted for a shell when it holds anything but the characters of
+/// plain names.
+pub fn show_command(id: &str) -> String {
+    let plain = id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._/@-+".contains(c));
+    if plain {
+        format!("mcpdesc-conformance show {id}")
+    } else {
+        format!("mcpdesc-conformance show '{}'", id.replace('\'', "'\\''"))
+    }
 }
 
 /// `label: message`, and the last lines of `stderr` indented under it, so
@@ -362,7 +399,7 @@ pub fn unavailable(unavailable: &Unavailable) -> String {
 
 /// One line per finding: severity, rule, quoted pointer, and where the
 /// pointer lands in the fixture with that line's text.
-fn finding_lines(findings: &Findings, fixture: Option<&Fixture>) -> String {
+pub(crate) fn finding_lines(findings: &Findings, fixture: Option<&Fixture>) -> String {
     let mut text = String::new();
     for finding in findings {
         let _ = write!(text, "{}", line_of(finding));
@@ -404,6 +441,98 @@ fn place(fixture: &Fixture, pointer: &str) -> String {
         }
         None => "(names nothing in the fixture)".to_owned(),
     }
+}
+
+/// How many lines an excerpt shows on each side of the line a pointer
+/// names.
+const EXCERPT_RADIUS: usize = 2;
+
+/// How many excerpts one failure shows at most: a validator that reports
+/// thousands of wrong findings must not bury the report under them.
+pub const MAX_EXCERPTS: usize = 5;
+
+/// The widest excerpt line shown whole (a minified fixture is one long
+/// line).
+const EXCERPT_WIDTH: usize = 120;
+
+/// The lines of the fixture around each missed or unexpected finding's
+/// pointer, the pointed line marked with `>`: one excerpt per line pointed
+/// at, in line order, at most [`MAX_EXCERPTS`], the rest counted.
+fn excerpts(fixture: &Fixture, comparison: &crate::outcome::comparison::Comparison) -> String {
+    let Ok(document) = &fixture.document else {
+        return String::new();
+    };
+    // The pointers on each line, each said once with how it differs.
+    let mut lines: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    let differences = comparison
+        .missing
+        .iter()
+        .map(|finding| (finding, "expected, not reported"))
+        .chain(
+            comparison
+                .unexpected
+                .iter()
+                .map(|finding| (finding, "reported, not expected")),
+        );
+    for (finding, how) in differences {
+        if let Some(position) = document.locations.get(&finding.path) {
+            let pointer = serde_json::Value::String(finding.path.clone()).to_string();
+            let said = format!("{} {how}", escape::line(&pointer));
+            let pointers = lines.entry(position.line).or_default();
+            if !pointers.contains(&said) {
+                pointers.push(said);
+            }
+        }
+    }
+    let mut text = String::new();
+    for (line, pointers) in lines.iter().take(MAX_EXCERPTS) {
+        let _ = writeln!(text, "  line {line}: {}", pointers.join(", "));
+        let first = line.saturating_sub(EXCERPT_RADIUS).max(1);
+        text.push_str(&numbered(
+            fixture,
+            first..=line + EXCERPT_RADIUS,
+            Some(*line),
+            Some(EXCERPT_WIDTH),
+            "    ",
+        ));
+    }
+    let hidden = lines.len().saturating_sub(MAX_EXCERPTS);
+    if hidden > 0 {
+        let _ = writeln!(
+            text,
+            "  … and {hidden} more lines of the fixture with differences (at most {MAX_EXCERPTS} shown)"
+        );
+    }
+    text
+}
+
+/// The fixture's lines in `lines` (those that exist), each escaped, after
+/// `indent` and its number, the `marked` one flagged with `>`; lines wider
+/// than `width` characters are cut.
+pub(crate) fn numbered(
+    fixture: &Fixture,
+    lines: std::ops::RangeInclusive<usize>,
+    marked: Option<usize>,
+    width: Option<usize>,
+    indent: &str,
+) -> String {
+    let digits = fixture.line_starts().len().max(1).to_string().len();
+    let mut text = String::new();
+    for number in lines {
+        let Some(line) = fixture.line(number) else {
+            break;
+        };
+        let line = escape::line(line);
+        let line: String = match width {
+            Some(width) if line.chars().count() > width => {
+                line.chars().take(width).chain(['…']).collect()
+            }
+            _ => line.into_owned(),
+        };
+        let mark = if marked == Some(number) { '>' } else { ' ' };
+        let _ = writeln!(text, "{indent}{mark} {number:>digits$} | {line}");
+    }
+    text
 }
 
 /// The suite's own problems, one per line.
@@ -656,5 +785,25 @@ mod tests {
             "-error mcpdesc.x \"/items/{last}/name\"  (line {line}: {{\"name\": \"i-{last:08}\"}})"
         );
         assert!(text.contains(&wanted), "{wanted} not in the report");
+        // The excerpts are capped, and the rest counted.
+        assert_eq!(
+            text.matches("\n    > ").count(),
+            MAX_EXCERPTS,
+            "{}",
+            &text[..2000]
+        );
+        let left_out = FINDINGS - MAX_EXCERPTS;
+        let wanted = format!("  … and {left_out} more lines of the fixture with differences");
+        assert!(text.contains(&wanted), "{wanted} not in the report");
+        let first = PADDING + 5;
+        let wanted = format!(
+            "  line {first}: \"/items/0/name\" expected, not reported\n      {} |   0],\n",
+            PADDING + 3
+        );
+        assert!(
+            text.contains(&wanted),
+            "{wanted} not in\n{}",
+            &text[text.len() - 3000..]
+        );
     }
 }

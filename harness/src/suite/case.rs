@@ -152,6 +152,141 @@ impl Selection {
     }
 }
 
+/// A `--filter` pattern that selects no case, with the IDs nearest to it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`--filter {}` matches no case{}",
+    crate::emit::escape::line(.pattern),
+    nearest_text(.nearest)
+)]
+pub struct NoMatch {
+    /// The pattern as given.
+    pub pattern: String,
+    /// The IDs nearest to the pattern, best first (none when nothing is
+    /// near).
+    pub nearest: Vec<String>,
+}
+
+fn nearest_text(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        return "; `list` prints the case IDs".to_owned();
+    }
+    let mut text = String::from("; the nearest:");
+    for id in nearest {
+        text.push_str("\n  ");
+        text.push_str(&crate::emit::escape::line(id));
+    }
+    text
+}
+
+/// How many IDs a [`NoMatch`] suggests at most.
+pub const SUGGESTIONS: usize = 5;
+
+impl Selection {
+    /// The filters that select no case of `set` within this selection's
+    /// suites and revisions (the partition aside: a filter whose cases all
+    /// fall in other shards is not a mistake), each with the IDs nearest to
+    /// it among those cases.
+    pub fn unmatched(&self, set: &SuiteSet) -> Vec<NoMatch> {
+        let within = Selection {
+            suites: self.suites.clone(),
+            revisions: self.revisions.clone(),
+            filters: Vec::new(),
+            partition: None,
+        };
+        let cases = within.cases(set);
+        self.filters
+            .iter()
+            .filter(|pattern| {
+                let alone = Selection {
+                    filters: vec![(*pattern).clone()],
+                    ..Selection::default()
+                };
+                !cases.iter().any(|case| alone.takes(case))
+            })
+            .map(|pattern| NoMatch {
+                pattern: pattern.clone(),
+                nearest: nearest_cases(pattern, &cases),
+            })
+            .collect()
+    }
+}
+
+/// The IDs of `cases` nearest to `pattern`, best first: case IDs when the
+/// pattern names a revision (`@`), fixture IDs otherwise, as
+/// [`Selection::takes`] matches them.
+pub fn nearest_cases(pattern: &str, cases: &[Case<'_>]) -> Vec<String> {
+    let ids: std::collections::BTreeSet<String> = cases
+        .iter()
+        .map(|case| {
+            if pattern.contains('@') {
+                case.id()
+            } else {
+                case.entry.fixture.id()
+            }
+        })
+        .collect();
+    nearest(pattern, ids.iter().map(String::as_str))
+}
+
+/// The few `candidates` nearest to `pattern`, best first, as a filter
+/// would take it: a pattern without wildcards matches anywhere in an ID,
+/// so its distance to an ID is its edit distance to the closest part of
+/// the ID; a pattern with `@` and no wildcard must equal a case ID, so it
+/// is measured against the whole ID. Wildcards are left out of the
+/// measure. Candidates further than a quarter of the pattern's length (or
+/// 2), or further than the best candidate and one more edit, are not
+/// suggested.
+pub fn nearest<'a>(pattern: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let whole = pattern.contains('@') && !pattern.contains(['*', '?']);
+    let bare: Vec<char> = pattern
+        .chars()
+        .filter(|c| !matches!(c, '*' | '?'))
+        .collect();
+    let limit = (bare.len() / 4).max(2);
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|id| (distance(&bare, id, whole), id))
+        .filter(|(distance, _)| *distance <= limit)
+        .collect();
+    scored.sort_unstable();
+    // Only the best and the nearly as good: a long list of loose matches
+    // hides the one meant.
+    let best = scored.first().map_or(0, |(distance, _)| *distance);
+    scored
+        .into_iter()
+        .take_while(|(distance, _)| *distance <= best + 1)
+        .take(SUGGESTIONS)
+        .map(|(_, id)| id.to_owned())
+        .collect()
+}
+
+/// The edit distance (insertions, deletions, substitutions) from `pattern`
+/// to `text`, or, unless `whole`, to the substring of `text` it is closest
+/// to (the pattern may start and end anywhere in the text for free).
+fn distance(pattern: &[char], text: &str, whole: bool) -> usize {
+    let text: Vec<char> = text.chars().collect();
+    // One row per pattern character, over the text's positions.
+    let mut row: Vec<usize> = if whole {
+        (0..=text.len()).collect()
+    } else {
+        vec![0; text.len() + 1]
+    };
+    for (i, &p) in pattern.iter().enumerate() {
+        let mut next = vec![i + 1; text.len() + 1];
+        for (j, &t) in text.iter().enumerate() {
+            let substitute = row[j] + usize::from(p != t);
+            next[j + 1] = substitute.min(row[j + 1] + 1).min(next[j] + 1);
+        }
+        row = next;
+    }
+    if whole {
+        row[text.len()]
+    } else {
+        row.into_iter().min().unwrap_or(pattern.len())
+    }
+}
+
 /// Whether `text` matches `pattern`. A pattern with `*` (any run of
 /// characters, `/` included) or `?` (one character) must match the whole
 /// text; a pattern without them matches any text that contains it.
@@ -184,7 +319,32 @@ pub fn matches(pattern: &str, text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::matches;
+    use super::{matches, nearest};
+
+    #[test]
+    fn the_nearest_ids_come_best_first_and_far_ones_are_left_out() {
+        let ids = [
+            "elicitation/expected-invalid/elicitation-version-mismatch.json",
+            "elicitation/expected-invalid/elicitation-form-invalid-range.json",
+            "document/expected-valid/minimal.json",
+        ];
+        assert_eq!(nearest("version-mismach", ids), [ids[0]]);
+        assert_eq!(nearest("*minimall*", ids), [ids[2]]);
+        assert!(nearest("zzzz-qqqq", ids).is_empty());
+        let cases = [
+            "document/expected-valid/minimal.json@2025-06-18",
+            "document/expected-valid/minimal.json@2025-11-25",
+        ];
+        // A wrong revision: the whole ID is measured, the closest only.
+        assert_eq!(
+            nearest("document/expected-valid/minimal.json@2025-11-26", cases),
+            [cases[1]]
+        );
+        assert_eq!(
+            nearest("document/expected-valid/minimal.jsn@2025-06-18", cases),
+            [cases[0]]
+        );
+    }
 
     #[test]
     fn globs_match_whole_ids_and_plain_text_matches_inside() {

@@ -192,3 +192,65 @@ fn a_closed_stdout_pipe_ends_the_command_quietly_with_0() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// A filter that selects nothing names the IDs it was probably meant to
+/// be, in every command that takes `--filter`, and stops the command
+/// (even when another filter selects cases).
+#[test]
+fn a_filter_that_matches_nothing_suggests_the_nearest_ids() {
+    let baseline = tempfile::tempdir().unwrap();
+    let output = baseline.path().join("baseline.yaml");
+    let output = output.to_str().unwrap();
+    let fixture = "elicitation/expected-invalid/elicitation-version-mismatch.json";
+    for args in [
+        &["list", "--filter", "version-mismach"][..],
+        &["run", "--filter", "version-mismach"],
+        &["run", "--filter", "minimal", "--filter", "version-mismach"],
+        &[
+            "baseline",
+            "--output",
+            output,
+            "--filter",
+            "version-mismach",
+        ],
+        &["bless", "--dry-run", "--filter", "version-mismach"],
+    ] {
+        let run = harness()
+            .args(args)
+            .current_dir(workspace())
+            .output()
+            .unwrap();
+        let stderr = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(2), "{args:?}\n{stderr}");
+        assert_contains(
+            &stderr,
+            &[&format!(
+                "`--filter version-mismach` matches no case; the nearest:\n  {fixture}\n"
+            )],
+        );
+    }
+    // A case ID under a revision its fixture does not run under: the
+    // fixture's nearest case.
+    let run = harness()
+        .args([
+            "list",
+            "--filter",
+            "document/expected-valid/minimal.json@2024-11-05",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert_contains(
+        &stderr_of(&run),
+        &["the nearest:\n  document/expected-valid/minimal.json@2025-11-25\n"],
+    );
+    // Nothing near: where to look instead.
+    let run = harness()
+        .args(["list", "--filter", "zzzzzzzz"])
+        .output()
+        .unwrap();
+    assert_contains(
+        &stderr_of(&run),
+        &["`--filter zzzzzzzz` matches no case; `list` prints the case IDs"],
+    );
+}

@@ -428,3 +428,41 @@ fn the_human_report_of_a_crashing_validator() {
     );
     insta::assert_snapshot!("human_crashing", text);
 }
+
+/// A built-in fixture is in no file of the repository being checked: its
+/// annotations name no file, and they and the human report's `fixture:`
+/// line name the case and the command that shows it.
+#[test]
+fn a_built_in_case_is_named_with_the_command_that_shows_it() {
+    let case = "document/expected-invalid/empty-info-name.yaml@2025-11-25";
+    let validator = format!(
+        "python3 {}",
+        workspace()
+            .join("examples/python-validator/validator.py")
+            .display()
+    );
+    let output = harness()
+        .args(["run", "--annotations", "github", "--filter", case])
+        .args(["--validator", &validator])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let show = format!("`mcpdesc-conformance show {case}` shows it");
+    assert_contains(&stdout, &[&format!("  fixture: built in; {show}\n")]);
+    let annotations: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("::error"))
+        .collect();
+    assert_eq!(annotations.len(), 1, "{stdout}");
+    assert!(
+        annotations[0].starts_with("::error title="),
+        "{}",
+        annotations[0]
+    );
+    assert!(
+        annotations[0].ends_with(&format!("::{case}: expected, not reported: error mcpdesc.document.shape at \"/info/name\" (built-in case; {show})")),
+        "{}",
+        annotations[0]
+    );
+}

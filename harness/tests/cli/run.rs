@@ -41,13 +41,24 @@ fn an_edited_pointer_fails_naming_fixture_revision_rule_and_pointer_with_a_diff(
     assert_contains(
         &stdout,
         &[
-            "FAIL elicitation/expected-invalid/declaration-name-pattern.json under ",
+            "FAIL elicitation/expected-invalid/declaration-name-pattern.json@",
             "exact: FAIL",
             "--- expected",
             "+++ actual",
             "-error mcpdesc.elicitation.name \"/tools/0/elicitations\"",
             "+error mcpdesc.elicitation.name \"/tools/0/elicitations/0/name\"",
             "(line ",
+        ],
+    );
+    // The lines around each differing pointer, numbered, the pointed one
+    // marked.
+    assert_contains(
+        &stdout,
+        &[
+            "  line 29: \"/tools/0/elicitations\" expected, not reported\n      27 |",
+            "    > 29 |       \"elicitations\": [\n      30 |         {\n",
+            "  line 31: \"/tools/0/elicitations/0/name\" reported, not expected\n",
+            "    > 31 |           \"name\": \"confirm delete\",\n",
         ],
     );
 }
