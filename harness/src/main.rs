@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, InProcess, Schedule};
@@ -243,8 +244,9 @@ struct RunArgs {
     #[arg(long, short)]
     quiet: bool,
     /// Known failures (YAML): a listed case that fails does not fail the
-    /// run; one that passes is a stale entry and does; an entry that
-    /// matches no case is an error.
+    /// run; a stale entry does (one naming a single case that passes, or a
+    /// pattern none of whose cases fails), and the run prints the command
+    /// that rewrites the file; an entry that matches no case is an error.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
 }
@@ -253,9 +255,10 @@ struct RunArgs {
 struct BaselineArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// The baseline file to write: every case that fails at the level, by
-    /// its case ID; the reasons and links of entries already in the file
-    /// for the same case are kept.
+    /// The baseline file to write: the entries already in the file that
+    /// are not stale are kept as they are (patterns, reasons and links);
+    /// every other case that fails at the level gets an entry by its case
+    /// ID.
     #[arg(long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -392,16 +395,21 @@ struct BlessArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|error| error.format(&mut Cli::command()).exit());
     let status = match cli.command {
-        Command::Run(args) => run(*args),
+        Command::Run(args) => {
+            let given = matches.subcommand_matches("run");
+            execute(*args, None, given)
+        }
         Command::List(args) => list(args),
         Command::Smoke(args) => smoke(args),
         Command::Check(args) => check(args),
         Command::Bless(args) => bless(args),
         Command::Baseline(args) => {
             let BaselineArgs { run: args, output } = *args;
-            execute(args, Some(&output))
+            execute(args, Some(&output), None)
         }
         Command::Docs(args) => docs(args),
         Command::Merge(args) => merge(args),
@@ -461,13 +469,14 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
     Ok((set, selection))
 }
 
-fn run(args: RunArgs) -> anyhow::Result<Status> {
-    execute(args, None)
-}
-
 /// Runs the suite as `args` say; with `write_baseline`, writes the run's
-/// failures there as a baseline.
-fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Status> {
+/// failures there as a baseline. `given` is what the command line of `run`
+/// said, for the command that rewrites a stale baseline.
+fn execute(
+    args: RunArgs,
+    write_baseline: Option<&Path>,
+    given: Option<&ArgMatches>,
+) -> anyhow::Result<Status> {
     interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
@@ -493,8 +502,9 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         return Ok(Status::UsageOrSuite);
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
+    let suite_cases = Selection::default().cases(&set);
     let baseline = match &args.baseline {
-        Some(path) => Some(Baseline::load(path, &Selection::default().cases(&set))?),
+        Some(path) => Some(Baseline::load(path, &suite_cases)?),
         None => None,
     };
     let schedule = match &external {
@@ -569,12 +579,11 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         &mut emitters,
     )?;
     drop(emitters);
-    if summary.stale > 0 {
-        eprintln!(
-            "error: {} case(s) listed as known failures now pass: update the baseline with \
-             `mcpdesc-conformance baseline --output FILE` and the same options",
-            summary.stale
-        );
+    if let (Some(baseline), Some(path), None) = (&baseline, &args.baseline, write_baseline) {
+        let stale = baseline.stale(&cases, &results, level);
+        if !stale.is_empty() {
+            eprint!("{}", stale_message(&stale, path, given));
+        }
     }
     if let Some(path) = write_baseline {
         if end.interrupted.is_some() || end.gave_up {
@@ -590,7 +599,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         } else {
             Baseline::default()
         };
-        let new = old.of_run(&cases, &results, level);
+        let new = old.of_run(&suite_cases, &cases, &results, level);
         new.write(path)?;
         eprintln!(
             "wrote {} known failure(s) to {}",
@@ -612,14 +621,106 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
     Ok(status)
 }
 
-/// Starts `external`'s processes, or says why it cannot and with which exit
-/// status the command ends.
+/// The options of `run` that decide which cases pass and fail: the others
+/// (the outputs, and the baseline replaced by `--output`) are left out of
+/// the command that rewrites a baseline.
+const OUTPUT_OPTIONS: [&str; 9] = [
+    "baseline",
+    "format",
+    "report",
+    "junit",
+    "markdown",
+    "badge_dir",
+    "annotations",
+    "quiet",
+    "color",
+];
+
+/// Says which baseline entries are stale, and how to rewrite the file at
+/// `path`: the command line of `run` as `given`, with `baseline --output
+/// FILE` instead of `run --baseline FILE`, quoted for a shell.
+fn stale_message(
+    stale: &[&mcpdesc_conformance::baseline::Entry],
+    path: &Path,
+    given: Option<&ArgMatches>,
+) -> String {
+    let mut text = format!(
+        "error: {} of the baseline {} stale (listed as known failures, {} pass now):\n",
+        match stale.len() {
+            1 => "1 entry".to_owned(),
+            n => format!("{n} entries"),
+        },
+        if stale.len() == 1 { "is" } else { "are" },
+        if stale.len() == 1 {
+            "its cases"
+        } else {
+            "their cases"
+        },
+    );
+    for entry in stale {
+        text.push_str(&format!("  {}\n", escape::line(&entry.label())));
+    }
+    match given.and_then(|given| rewrite_command(given, path)) {
+        Some(command) => text.push_str(&format!(
+            "rewrite the baseline (it keeps the entries that still hold) with:\n  {}\n",
+            escape::line(&command)
+        )),
+        None => text.push_str(
+            "rewrite the baseline with `mcpdesc-conformance baseline --output FILE` and the same options\n",
+        ),
+    }
+    text
+}
+
+/// The command that writes the baseline at `path` for the run whose
+/// command line said `given`; `None` when a word is not UTF-8 or cannot be
+/// quoted (a NUL byte).
+fn rewrite_command(given: &ArgMatches, path: &Path) -> Option<String> {
+    let program = std::env::args_os().next();
+    let mut words: Vec<String> = vec![
+        program
+            .as_deref()
+            .map_or(Some("mcpdesc-conformance"), |program| program.to_str())?
+            .to_owned(),
+        "baseline".to_owned(),
+    ];
+    let command = Cli::command();
+    let run = command.find_subcommand("run")?;
+    for arg in run.get_arguments() {
+        let id = arg.get_id().as_str();
+        if OUTPUT_OPTIONS.contains(&id) || given.value_source(id) != Some(ValueSource::CommandLine)
+        {
+            continue;
+        }
+        let long = format!("--{}", arg.get_long()?);
+        if !arg.get_action().takes_values() {
+            words.push(long);
+            continue;
+        }
+        for value in given.get_raw(id)? {
+            let value = value.to_str()?;
+            // `--timeout -1` would be read as two options by most of them.
+            if value.starts_with('-') {
+                words.push(format!("{long}={value}"));
+            } else {
+                words.push(long.clone());
+                words.push(value.to_owned());
+            }
+        }
+    }
+    words.push("--output".to_owned());
+    words.push(path.to_str()?.to_owned());
+    shlex::try_join(words.iter().map(String::as_str)).ok()
+}
+
 /// The built-in reference validator, in process, knowing the revisions of
 /// the suite it is run on.
 fn reference(set: &SuiteSet) -> InProcess<ReferenceValidator> {
     InProcess::new(ReferenceValidator::new().with_revisions(set.revisions.clone()))
 }
 
+/// Starts `external`'s processes, or says why it cannot and with which exit
+/// status the command ends.
 fn start(external: ExternalValidator) -> Result<Pool, Status> {
     Pool::start(external).map_err(|unavailable| {
         if let Some(interruption) = interrupt::received() {

@@ -88,7 +88,10 @@ impl<'s> Junit<'s> {
             (_, Some(false)) if matches!(result.baseline, Some(Mark::Known { .. })) => {
                 let mut status = TestCaseStatus::skipped();
                 if let Some(Mark::Known { reason, .. }) = &result.baseline {
-                    status.set_message(format!("known failure: {}", escape::line(reason)));
+                    status.set_message(match reason {
+                        Some(reason) => format!("known failure: {}", escape::line(reason)),
+                        None => "known failure (the baseline gives no reason)".to_owned(),
+                    });
                 }
                 status
             }

@@ -1,6 +1,7 @@
 //! The human report on stdout: the header at once, each failure as it
 //! completes (with its diff), then the per-revision and per-rule tables.
 
+use std::collections::BTreeSet;
 use std::io::{self, Write};
 
 use crate::emit::escape;
@@ -9,6 +10,7 @@ use crate::event::{Event, RunMode};
 use crate::outcome::comparison::Level;
 use crate::outcome::mark::Mark;
 use crate::suite::SuiteSet;
+use crate::suite::case::Case;
 
 use super::Emitter;
 
@@ -36,6 +38,10 @@ pub struct Human<'s, W> {
     level: Level,
     quiet: bool,
     progress: Option<Box<dyn Progress + 's>>,
+    /// The cases whose STALE line is written: the others the run's end
+    /// marks stale (those of entries that match several cases) are written
+    /// with the summary.
+    shown_stale: BTreeSet<usize>,
 }
 
 impl<'s, W: Write> Human<'s, W> {
@@ -48,6 +54,7 @@ impl<'s, W: Write> Human<'s, W> {
             level,
             quiet,
             progress: None,
+            shown_stale: BTreeSet::new(),
         }
     }
 
@@ -99,7 +106,11 @@ impl<W: Write> Emitter for Human<'_, W> {
                 }
                 self.write()(&header)
             }
-            Event::CaseFinished { case, result, .. } => {
+            Event::CaseFinished {
+                index,
+                case,
+                result,
+            } => {
                 if let Some(display) = &self.progress {
                     display.advance();
                 }
@@ -109,11 +120,10 @@ impl<W: Write> Emitter for Human<'_, W> {
                 match &result.baseline {
                     // Tolerated: the summary counts them.
                     Some(Mark::Known { .. }) => Ok(()),
-                    Some(Mark::Stale { reason }) => self.write()(&format!(
-                        "\nSTALE {}: listed as a known failure ({}), but it passes",
-                        escape::line(&case.id()),
-                        escape::line(reason)
-                    )),
+                    Some(Mark::Stale { reason }) => {
+                        self.shown_stale.insert(*index);
+                        self.write()(&stale_line(case, reason.as_deref()))
+                    }
                     _ => match text::failure(self.set, result, self.level) {
                         Some(text) => self.write()(&format!("\n{}", text.trim_end())),
                         None => Ok(()),
@@ -124,14 +134,28 @@ impl<W: Write> Emitter for Human<'_, W> {
                 if let Some(display) = self.progress.take() {
                     display.finish();
                 }
-                let mut text = format!("\n{}", text::summary(finished.summary, self.level));
+                let mut text = String::new();
+                if !self.quiet {
+                    for (index, (case, result)) in
+                        finished.cases.iter().zip(finished.results).enumerate()
+                    {
+                        if let Some(Mark::Stale { reason }) = &result.baseline
+                            && !self.shown_stale.contains(&index)
+                        {
+                            text.push_str(&stale_line(case, reason.as_deref()));
+                            text.push('\n');
+                        }
+                    }
+                }
+                text.push_str(&format!(
+                    "\n{}",
+                    text::summary(finished.summary, self.level)
+                ));
                 let summary = finished.summary;
                 if summary.known_failures > 0 || summary.stale > 0 {
                     text.push_str(&format!(
-                        "baseline: {} known failure(s) tolerated, {} stale entr{}\n",
-                        summary.known_failures,
-                        summary.stale,
-                        if summary.stale == 1 { "y" } else { "ies" }
+                        "baseline: {} known failure(s) tolerated, {} passing case(s) of stale entries\n",
+                        summary.known_failures, summary.stale,
                     ));
                 }
                 let rules = text::rules(finished.summary, self.level);
@@ -152,4 +176,13 @@ impl<W: Write> Emitter for Human<'_, W> {
             }
         }
     }
+}
+
+/// The line that says `case` passes though a stale entry lists it.
+fn stale_line(case: &Case<'_>, reason: Option<&str>) -> String {
+    let reason = reason.map_or_else(String::new, |reason| format!(" ({})", escape::line(reason)));
+    format!(
+        "\nSTALE {}: listed as a known failure{reason}, but it passes",
+        escape::line(&case.id())
+    )
 }
