@@ -18,6 +18,7 @@ use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::{Human, Progress};
 use mcpdesc_conformance::emit::json::JsonLines;
+use mcpdesc_conformance::emit::paint::{ColorChoice, Palette};
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
@@ -130,6 +131,8 @@ struct MergeArgs {
     suite_dir: Option<PathBuf>,
     #[command(flatten)]
     outputs: OutputArgs,
+    #[command(flatten)]
+    color: ColorArgs,
 }
 
 #[derive(Debug, Args)]
@@ -147,6 +150,27 @@ struct DocsArgs {
 struct SmokeArgs {
     #[command(flatten)]
     external: ExternalArgs,
+    #[command(flatten)]
+    color: ColorArgs,
+}
+
+/// Colour in what a command prints on stdout for people.
+#[derive(Debug, Args)]
+struct ColorArgs {
+    /// Colour the report on stdout: `auto` when stdout is a terminal and
+    /// NO_COLOR is not set (CLICOLOR_FORCE colours a pipe too); `always`
+    /// also into a pipe, whatever NO_COLOR says. Files and JSON are never
+    /// coloured.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+impl ColorArgs {
+    /// The palette of stdout.
+    fn palette(&self) -> anyhow::Result<Palette> {
+        let choice: ColorChoice = self.color.parse()?;
+        Ok(choice.palette(io::stdout().is_terminal(), |name| std::env::var_os(name)))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -243,6 +267,8 @@ struct RunArgs {
     /// Print the summary only, not the header and the failures.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    color: ColorArgs,
     /// Known failures (YAML): a listed case that fails does not fail the
     /// run; a stale entry does (one naming a single case that passes, or a
     /// pattern none of whose cases fails), and the run prints the command
@@ -553,7 +579,11 @@ fn execute(
     } else {
         let progress = (!args.quiet && io::stderr().is_terminal())
             .then(|| Box::new(Bar::new(cases.len())) as Box<dyn Progress>);
-        emitters.push(Human::new(io::stdout(), &set, level, args.quiet).with_progress(progress));
+        emitters.push(
+            Human::new(io::stdout(), &set, level, args.quiet)
+                .with_progress(progress)
+                .with_palette(args.color.palette()?),
+        );
     }
     let annotate = match args.annotations.as_deref() {
         Some(kind) => kind == "github",
@@ -807,7 +837,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
     let level = merged.started.options.level;
     let mut emitters = Emitters::default();
-    emitters.push(Human::new(io::stdout(), &set, level, true));
+    emitters.push(Human::new(io::stdout(), &set, level, true).with_palette(args.color.palette()?));
     args.outputs.push_into(&mut emitters, &set, level);
     let finished = merged.replay(&mut emitters)?;
     Ok(finished.status)
@@ -875,7 +905,7 @@ fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
     interrupt::install().context("cannot handle interrupting signals")?;
     let report = mcpdesc_conformance::smoke::smoke(&validator, &set);
     let mut out = io::stdout().lock();
-    write!(out, "{}", report.render(&validator))?;
+    write!(out, "{}", report.render(&validator, args.color.palette()?))?;
     out.flush()?;
     Ok(if let Some(interruption) = interrupt::received() {
         writeln!(out, "interrupted by {}", interruption.name())?;

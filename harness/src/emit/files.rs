@@ -11,8 +11,10 @@ use serde_json::{Map, Value};
 
 use crate::emit::badge;
 use crate::emit::escape;
+// Files are never coloured, whatever `--color` says.
 use crate::emit::json;
 use crate::emit::markdown;
+use crate::emit::paint::Palette;
 use crate::emit::text;
 use crate::event::{Event, RunFinished};
 use crate::outcome::comparison::Level;
@@ -106,14 +108,15 @@ impl<'s> Junit<'s> {
             (Outcome::Compared(_), Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status.set_message(format!("fails at the {} level", self.level));
-                if let Some(text) = text::failure(self.set, result, self.level) {
+                if let Some(text) = text::failure(self.set, result, self.level, Palette::PLAIN) {
                     status.set_description(text);
                 }
                 status
             }
             (_, Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-                let text = text::failure(self.set, result, self.level).unwrap_or_default();
+                let text =
+                    text::failure(self.set, result, self.level, Palette::PLAIN).unwrap_or_default();
                 let line = text::outcome_line(&result.outcome)
                     .unwrap_or_else(|| "the validator did not answer".to_owned());
                 status.set_message(line);
@@ -272,7 +275,7 @@ impl<'s> Markdown<'s> {
             .iter()
             .zip(finished.results)
             .filter_map(|(case, result)| {
-                text::failure(self.set, result, self.level).map(|text| (case, text))
+                text::failure(self.set, result, self.level, Palette::PLAIN).map(|text| (case, text))
             })
             .collect();
         if !failures.is_empty() {

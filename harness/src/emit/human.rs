@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::io::{self, Write};
 
 use crate::emit::escape;
+use crate::emit::paint::{Palette, Style};
 use crate::emit::text;
 use crate::event::{Event, RunMode};
 use crate::outcome::comparison::Level;
@@ -38,6 +39,7 @@ pub struct Human<'s, W> {
     level: Level,
     quiet: bool,
     progress: Option<Box<dyn Progress + 's>>,
+    paint: Palette,
     /// The cases whose STALE line is written: the others the run's end
     /// marks stale (those of entries that match several cases) are written
     /// with the summary.
@@ -54,6 +56,7 @@ impl<'s, W: Write> Human<'s, W> {
             level,
             quiet,
             progress: None,
+            paint: Palette::PLAIN,
             shown_stale: BTreeSet::new(),
         }
     }
@@ -62,6 +65,13 @@ impl<'s, W: Write> Human<'s, W> {
     /// the report's own lines are written around it.
     pub fn with_progress(mut self, progress: Option<Box<dyn Progress + 's>>) -> Human<'s, W> {
         self.progress = progress;
+        self
+    }
+
+    /// Colours the report with `paint` (plain unless asked: the caller
+    /// knows whether `out` is a terminal).
+    pub fn with_palette(mut self, paint: Palette) -> Human<'s, W> {
+        self.paint = paint;
         self
     }
 
@@ -122,9 +132,10 @@ impl<W: Write> Emitter for Human<'_, W> {
                     Some(Mark::Known { .. }) => Ok(()),
                     Some(Mark::Stale { reason }) => {
                         self.shown_stale.insert(*index);
-                        self.write()(&stale_line(case, reason.as_deref()))
+                        let line = stale_line(case, reason.as_deref(), self.paint);
+                        self.write()(&line)
                     }
-                    _ => match text::failure(self.set, result, self.level) {
+                    _ => match text::failure(self.set, result, self.level, self.paint) {
                         Some(text) => self.write()(&format!("\n{}", text.trim_end())),
                         None => Ok(()),
                     },
@@ -142,14 +153,14 @@ impl<W: Write> Emitter for Human<'_, W> {
                         if let Some(Mark::Stale { reason }) = &result.baseline
                             && !self.shown_stale.contains(&index)
                         {
-                            text.push_str(&stale_line(case, reason.as_deref()));
+                            text.push_str(&stale_line(case, reason.as_deref(), self.paint));
                             text.push('\n');
                         }
                     }
                 }
                 text.push_str(&format!(
                     "\n{}",
-                    text::summary(finished.summary, self.level)
+                    text::summary(finished.summary, self.level, self.paint)
                 ));
                 let summary = finished.summary;
                 if summary.known_failures > 0 || summary.stale > 0 {
@@ -158,7 +169,7 @@ impl<W: Write> Emitter for Human<'_, W> {
                         summary.known_failures, summary.stale,
                     ));
                 }
-                let rules = text::rules(finished.summary, self.level);
+                let rules = text::rules(finished.summary, self.level, self.paint);
                 if !rules.is_empty() {
                     text.push('\n');
                     text.push_str(&rules);
@@ -179,10 +190,11 @@ impl<W: Write> Emitter for Human<'_, W> {
 }
 
 /// The line that says `case` passes though a stale entry lists it.
-fn stale_line(case: &Case<'_>, reason: Option<&str>) -> String {
+fn stale_line(case: &Case<'_>, reason: Option<&str>, paint: Palette) -> String {
     let reason = reason.map_or_else(String::new, |reason| format!(" ({})", escape::line(reason)));
     format!(
-        "\nSTALE {}: listed as a known failure{reason}, but it passes",
+        "\n{} {}: listed as a known failure{reason}, but it passes",
+        paint.paint(Style::Stale, "STALE"),
         escape::line(&case.id())
     )
 }

@@ -8,6 +8,7 @@ use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
 use crate::emit::escape;
+use crate::emit::paint::{Palette, Style};
 use crate::judge::summary::{Summary, Tally};
 use crate::outcome::comparison::Level;
 use crate::outcome::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
@@ -20,8 +21,13 @@ use crate::suite::{SuiteProblem, SuiteSet};
 const QUOTE_WIDTH: usize = 72;
 
 /// The failure report of `result`, or `None` when it passes at `level` (or
-/// was skipped).
-pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<String> {
+/// was skipped), coloured by `paint`.
+pub fn failure(
+    set: &SuiteSet,
+    result: &CaseResult,
+    level: Level,
+    paint: Palette,
+) -> Option<String> {
     if result.outcome.passes(level) != Some(false) {
         return None;
     }
@@ -34,9 +40,9 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         .iter()
         .map(|level| {
             let word = match result.outcome.passes(*level) {
-                Some(true) => "pass",
-                Some(false) => "FAIL",
-                None => "skip",
+                Some(true) => paint.paint(Style::Pass, "pass"),
+                Some(false) => paint.paint(Style::Fail, "FAIL"),
+                None => Palette::PLAIN.paint(Style::Pass, "skip"),
             };
             format!("{level}: {word}")
         })
@@ -44,7 +50,8 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
         .join(", ");
     let _ = writeln!(
         text,
-        "FAIL {} under {} ({verdicts})",
+        "{} {} under {} ({verdicts})",
+        paint.paint(Style::Fail, "FAIL"),
         escape::line(&id),
         result.revision
     );
@@ -69,8 +76,10 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
                     .context_radius(3)
                     .header("expected", "actual")
                     .to_string();
+                // The lines are made of escaped text: colour goes around
+                // them, never inside.
                 for line in unified.lines() {
-                    let _ = writeln!(text, "  {line}");
+                    let _ = writeln!(text, "  {}", paint.diff_line(line));
                 }
             }
             let hidden = comparison.unexpected_count - comparison.unexpected.len();
@@ -414,8 +423,9 @@ pub fn problems(problems: &[SuiteProblem]) -> String {
     text
 }
 
-/// The table of pass rates per revision and level, and the totals.
-pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
+/// The table of pass rates per revision and level, and the totals,
+/// coloured by `paint`.
+pub(crate) fn summary(summary: &Summary, decisive: Level, paint: Palette) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -423,7 +433,7 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
         "revision", "cases", "skipped", "errors", "verdict", "rules", "exact"
     );
     let row = |text: &mut String, name: &str, tally: &Tally| {
-        let rate = |level| percent(tally, level);
+        let rate = |level| paint.rate(tally, level);
         let _ = writeln!(
             text,
             "{name:<12} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
@@ -441,12 +451,13 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
     }
     row(&mut text, "all", &summary.total);
     let total = &summary.total;
+    let (passed, failed) = (total.passed_at(decisive), total.failed_at(decisive));
     let _ = write!(
         text,
-        "\n{} cases: {} passed and {} failed at the {decisive} level, {} skipped",
+        "\n{} cases: {} and {} at the {decisive} level, {} skipped",
         total.cases,
-        total.passed_at(decisive),
-        total.failed_at(decisive),
+        paint.paint_if(passed > 0, Style::Pass, format!("{passed} passed")),
+        paint.paint_if(failed > 0, Style::Fail, format!("{failed} failed")),
         total.skipped
     );
     // Said only when there are any: most validators claim every rule.
@@ -463,8 +474,9 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
 
 /// The per-rule table: for each rule, the compared cases that involve it
 /// (the suite expects it or the validator reported it) and the pass rate
-/// at each level; the rules that fail most at `decisive` first.
-pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
+/// at each level; the rules that fail most at `decisive` first; coloured by
+/// `paint`.
+pub(crate) fn rules(summary: &Summary, decisive: Level, paint: Palette) -> String {
     let rows = summary.rules_by_failures(decisive);
     if rows.is_empty() {
         return String::new();
@@ -494,7 +506,7 @@ pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
         "rule", "cases", "failed", "verdict", "rules", "exact"
     );
     for (name, (_, tally)) in names.iter().zip(&rows) {
-        let rate = |level| percent(tally, level);
+        let rate = |level| paint.rate(tally, level);
         let _ = writeln!(
             text,
             "{name:<width$} {:>6} {:>8} {:>9} {:>9} {:>9}",
@@ -618,7 +630,7 @@ mod tests {
         let (sender, receiver) = mpsc::channel();
         let started = Instant::now();
         std::thread::spawn(move || {
-            let text = failure(&set, &result, Level::Exact);
+            let text = failure(&set, &result, Level::Exact, Palette::PLAIN);
             let _ = sender.send(text);
         });
         let text = receiver
