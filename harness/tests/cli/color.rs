@@ -5,21 +5,31 @@ use super::*;
 
 const ESC: char = '\u{1b}';
 
-/// The Python example on one case it fails (a missing finding in the diff).
-fn example_failing(extra: &[&str]) -> Command {
+/// The words of a `run` of the Python example on one case it fails (a
+/// missing finding in the diff).
+fn example_failing_args() -> Vec<String> {
     let validator = format!(
         "python3 {}",
         workspace()
             .join("examples/python-validator/validator.py")
             .display()
     );
-    harness()
-        .args(["run", "--validator", &validator, "--jobs", "1"])
-        .args([
-            "--filter",
-            "document/expected-invalid/mcpdesc-not-string.json@2025-06-18",
-        ])
-        .args(extra)
+    [
+        "run",
+        "--validator",
+        &validator,
+        "--jobs",
+        "1",
+        "--filter",
+        "document/expected-invalid/mcpdesc-not-string.json@2025-06-18",
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+/// That run, with `extra` words.
+fn example_failing(extra: &[&str]) -> Command {
+    harness().args(example_failing_args()).args(extra)
 }
 
 /// `text` without any SGR sequence (`ESC [ digits and ; m`).
@@ -274,4 +284,51 @@ fn baseline_smoke_and_merge_take_the_option() {
     assert_plain(&plain, "smoke");
     assert_contains(&coloured, &["  \u{1b}[1;31mFAIL \u{1b}[0m "]);
     assert_eq!(strip_sgr(&coloured), plain);
+}
+
+/// Runs `command` with its stdout on a pseudo-terminal (stderr a pipe, so
+/// no progress bar): what it wrote there.
+#[cfg(unix)]
+fn on_a_terminal(env: &[(&str, &str)]) -> String {
+    use std::io::Read as _;
+    let pty = nix::pty::openpty(None, None).unwrap();
+    let mut command = std::process::Command::new(cargo_bin!("mcpdesc-conformance"));
+    command
+        .args(example_failing_args())
+        .env_remove("CI")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::from(pty.slave))
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    // The child holds the only other end: reading stops when it exits.
+    drop(command);
+    let mut master = fs::File::from(pty.master);
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        // Linux ends a terminal whose other end closed with EIO.
+        let _ = master.read_to_end(&mut bytes);
+        bytes
+    });
+    let status = child.wait().unwrap();
+    let bytes = reader.join().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    String::from_utf8_lossy(&bytes).replace("\r\n", "\n")
+}
+
+/// `auto` colours a terminal, unless `NO_COLOR` is set or `TERM` is dumb.
+#[cfg(unix)]
+#[test]
+fn auto_colours_a_terminal() {
+    assert_coloured(&on_a_terminal(&[("TERM", "xterm")]));
+    let no_color = on_a_terminal(&[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    assert_plain(&no_color, "a terminal under NO_COLOR");
+    assert!(no_color.contains("FAIL document/"), "{no_color}");
+    assert_plain(&on_a_terminal(&[("TERM", "dumb")]), "a dumb terminal");
 }
