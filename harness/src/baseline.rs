@@ -386,3 +386,130 @@ impl Entry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::NotRun;
+    use crate::outcome::comparison::Comparison;
+    use crate::suite::SuiteSet;
+    use crate::suite::catalog::RuleIndex;
+    use crate::suite::tree::SuiteTree;
+
+    fn entry(case: &str) -> Entry {
+        Entry {
+            case: case.to_owned(),
+            revision: None,
+            reason: None,
+            link: None,
+        }
+    }
+
+    /// A result of `case` that passes (`Some(true)`), fails
+    /// (`Some(false)`) or was interrupted (`None`).
+    fn result(case: &Case<'_>, passes: Option<bool>) -> CaseResult {
+        let outcome = match passes {
+            Some(true) => Outcome::Compared(Box::new(Comparison::new(
+                Vec::new().into_iter().collect(),
+                &[],
+                &RuleIndex::default(),
+                &serde_json::Value::Null,
+                case.revision,
+            ))),
+            Some(false) => Outcome::NotRun(NotRun::Unavailable),
+            None => Outcome::Interrupted,
+        };
+        CaseResult::unasked(case, outcome)
+    }
+
+    /// The stale entries of `baseline` after a run of the suite's cases
+    /// matching `selected`, where the cases matching `failing` fail, those
+    /// matching `interrupted` did not finish, and the others pass.
+    fn stale(
+        baseline: &[&str],
+        selected: &str,
+        failing: &str,
+        interrupted: &str,
+    ) -> (Vec<String>, Baseline) {
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let suite = Selection::default().cases(&set);
+        let baseline =
+            Baseline::new(baseline.iter().map(|case| entry(case)).collect()).measured(&suite);
+        let selection = |pattern: &str| Selection {
+            filters: vec![pattern.to_owned()],
+            ..Selection::default()
+        };
+        let cases = selection(selected).cases(&set);
+        let results: Vec<CaseResult> = cases
+            .iter()
+            .map(|case| {
+                if selection(failing).takes(case) {
+                    result(case, Some(false))
+                } else if selection(interrupted).takes(case) {
+                    result(case, None)
+                } else {
+                    result(case, Some(true))
+                }
+            })
+            .collect();
+        let names = baseline
+            .stale(&cases, &results, Level::Exact)
+            .into_iter()
+            .map(Entry::label)
+            .collect();
+        let rewritten = baseline.of_run(&suite, &cases, &results, Level::Exact);
+        (names, rewritten)
+    }
+
+    const PATTERN: &str = "document/expected-valid/*";
+    const ONE: &str = "document/expected-valid/minimal.json@2025-11-25";
+    const NONE: &str = "no such case";
+
+    #[test]
+    fn an_entry_naming_one_case_is_stale_when_it_passes() {
+        let (names, rewritten) = stale(&[ONE], ONE, NONE, NONE);
+        assert_eq!(names, [ONE]);
+        assert!(rewritten.failures.is_empty());
+        let (names, rewritten) = stale(&[ONE], ONE, ONE, NONE);
+        assert!(names.is_empty());
+        assert_eq!(rewritten.failures, [entry(ONE)]);
+    }
+
+    #[test]
+    fn a_pattern_is_stale_only_when_none_of_its_cases_fails() {
+        let (names, rewritten) = stale(&[PATTERN], "document/*", ONE, NONE);
+        assert!(names.is_empty(), "{names:?}");
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        let (names, rewritten) = stale(&[PATTERN], "document/*", NONE, NONE);
+        assert_eq!(names, [PATTERN]);
+        assert!(rewritten.failures.is_empty());
+    }
+
+    #[test]
+    fn a_pattern_is_not_stale_in_a_run_that_did_not_take_or_finish_all_its_cases() {
+        // A narrower run: the cases it left out may still fail.
+        let (names, rewritten) = stale(&[PATTERN], ONE, NONE, NONE);
+        assert!(names.is_empty(), "{names:?}");
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        // An interrupted one.
+        let (names, _) = stale(&[PATTERN], "document/*", NONE, "*minimal.json*");
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    #[test]
+    fn a_rewrite_adds_failing_cases_no_entry_covers_and_drops_unmatched_entries() {
+        let (_, rewritten) = stale(&[NONE, PATTERN], "document/*", ONE, NONE);
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        let (_, rewritten) = stale(&[], "document/*", ONE, NONE);
+        assert_eq!(rewritten.failures, [entry(ONE)]);
+    }
+
+    #[test]
+    fn a_missing_reason_is_written_as_none() {
+        let text = Baseline::new(vec![entry(ONE)]).render();
+        assert!(
+            text.ends_with(&format!("failures:\n  - case: \"{ONE}\"\n")),
+            "{text}"
+        );
+    }
+}
