@@ -8,7 +8,7 @@
 //! failures:
 //!   - case: "elicitation/expected-invalid/enum-default-outside-choices.json"
 //!     revision: "2025-11-25"        # optional: every revision when absent
-//!     reason: "defaults are not checked yet"
+//!     reason: "defaults are not checked yet"   # optional
 //!     link: "https://example.org/issues/12"   # optional
 //! ```
 //!
@@ -16,6 +16,16 @@
 //! (`<suite>/<class>/<file>@<revision>`) selects that case, a pattern
 //! without `@` is matched against the fixture ID, and `*` and `?` are
 //! wildcards.
+//!
+//! When an entry is stale depends on how many cases of the suite it
+//! matches. An entry that names exactly one case is stale when that case
+//! passes. An entry that matches several (a pattern with `*` or `?`, or a
+//! fixture without `@revision` that runs under several revisions) covers an
+//! area: it is stale only when none of its cases fails and one passes, and
+//! only in a run that took all of its cases (a narrower run, or one shard,
+//! cannot tell whether the cases it did not take still fail). A stale entry
+//! fails the run, and `baseline --output` leaves it out; every other entry
+//! that matches a case of the suite is kept as it is.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,6 +44,12 @@ use crate::suite::case::{Case, Selection};
 pub struct Baseline {
     /// The entries, in file order.
     pub failures: Vec<Entry>,
+    /// How many cases of the suite each entry matches, in entry order, as
+    /// [`Baseline::load`] measured them; empty for a baseline that was not
+    /// loaded against a suite, whose entries are then each taken to name
+    /// one case (every listed case judged alone).
+    #[serde(skip)]
+    widths: Vec<usize>,
 }
 
 /// One known failure.
@@ -45,8 +61,9 @@ pub struct Entry {
     /// Only under this revision, when given.
     #[serde(default)]
     pub revision: Option<Revision>,
-    /// Why the validator fails it.
-    pub reason: String,
+    /// Why the validator fails it, when given.
+    #[serde(default)]
+    pub reason: Option<String>,
     /// Where to read more (an issue), when given.
     #[serde(default)]
     pub link: Option<String>,
@@ -84,9 +101,18 @@ pub enum BaselineError {
 }
 
 impl Baseline {
-    /// Reads the baseline at `path`, and checks that each entry matches
-    /// at least one of `cases` (every case of the suite, not only the
-    /// selected ones, so that a narrower run does not call entries stale).
+    /// A baseline of `failures`, not measured against a suite.
+    pub fn new(failures: Vec<Entry>) -> Baseline {
+        Baseline {
+            failures,
+            widths: Vec::new(),
+        }
+    }
+
+    /// Reads the baseline at `path`, and measures each entry against
+    /// `cases` (every case of the suite, not only the selected ones, so
+    /// that a narrower run does not call entries unmatched or stale): each
+    /// must match at least one.
     ///
     /// # Errors
     ///
@@ -94,15 +120,13 @@ impl Baseline {
     /// line and column), or entries that match no case.
     pub fn load(path: &Path, cases: &[Case<'_>]) -> Result<Baseline, BaselineError> {
         let file = path.display().to_string();
-        let baseline = Baseline::read(path)?;
+        let baseline = Baseline::read(path)?.measured(cases);
         let unmatched: Vec<String> = baseline
             .failures
             .iter()
-            .filter(|entry| !cases.iter().any(|case| entry.matches(case)))
-            .map(|entry| match entry.revision {
-                Some(revision) => format!("{}@{revision}", entry.case),
-                None => entry.case.clone(),
-            })
+            .zip(&baseline.widths)
+            .filter(|(_, width)| **width == 0)
+            .map(|(entry, _)| entry.label())
             .collect();
         if unmatched.is_empty() {
             Ok(baseline)
@@ -129,76 +153,161 @@ impl Baseline {
         mcpdesc_source::parse_yaml(&file, &bytes).map_err(BaselineError::Malformed)
     }
 
+    /// This baseline, with each entry measured against `suite` (every case
+    /// of the suite): how many of its cases it matches.
+    fn measured(mut self, suite: &[Case<'_>]) -> Baseline {
+        self.widths = self
+            .failures
+            .iter()
+            .map(|entry| suite.iter().filter(|case| entry.matches(case)).count())
+            .collect();
+        self
+    }
+
+    /// Whether the entry at `index` names exactly one case of the suite
+    /// (or was not measured), so that its case alone decides whether it is
+    /// stale.
+    fn names_one_case(&self, index: usize) -> bool {
+        self.widths.get(index).is_none_or(|width| *width <= 1)
+    }
+
     /// The first entry that matches `case`.
     pub fn entry(&self, case: &Case<'_>) -> Option<&Entry> {
         self.failures.iter().find(|entry| entry.matches(case))
     }
 
-    /// What the baseline says about `case`, which ended as `outcome`,
-    /// judged at `level`: known when it fails, stale when it passes,
-    /// nothing when it is not listed or neither passes nor fails.
+    /// What the baseline says about `case` as soon as it has ended as
+    /// `outcome`, judged at `level`: known when it fails; stale when it
+    /// passes and an entry that names it alone lists it; nothing otherwise.
+    /// Whether an entry that matches several cases is stale is known only
+    /// when they have all ended: [`Baseline::marks`] says it.
     pub fn mark(&self, case: &Case<'_>, outcome: &Outcome, level: Level) -> Option<Mark> {
-        let entry = self.entry(case)?;
         match outcome.passes(level)? {
-            false => Some(Mark::Known {
-                reason: entry.reason.clone(),
-                link: entry.link.clone(),
-            }),
-            true => Some(Mark::Stale {
-                reason: entry.reason.clone(),
-            }),
+            false => self.entry(case).map(Entry::known),
+            true => self
+                .failures
+                .iter()
+                .enumerate()
+                .find(|(index, entry)| self.names_one_case(*index) && entry.matches(case))
+                .map(|(_, entry)| entry.stale()),
         }
     }
 
-    /// The baseline of a run: the entries of `self` that still hold (each
-    /// matches a failing case of `cases` at `level`, and no passing one) are
-    /// kept as they
-    /// are, patterns and reasons included; every other failing case gets an
-    /// entry of its own, by case ID, with the reason and link of the entry
-    /// of `self` that listed it, if one did (a fresh entry's reason says it
-    /// still needs one).
-    pub fn of_run(&self, cases: &[Case<'_>], results: &[CaseResult], level: Level) -> Baseline {
-        let fails = |result: &CaseResult| result.outcome.passes(level) == Some(false);
-        // An entry holds when it matches a failing case and no passing one
-        // (skipped and unclaimed cases neither pass nor fail).
-        let holds = |entry: &Entry| {
-            let matched = || {
-                cases
+    /// What the baseline says about each of a run's `cases`, which ended
+    /// as `results` (in the same order), judged at `level`: known for a
+    /// listed case that fails, stale for a passing case that a stale entry
+    /// lists ([`Baseline::stale`]), nothing otherwise.
+    pub fn marks(
+        &self,
+        cases: &[Case<'_>],
+        results: &[CaseResult],
+        level: Level,
+    ) -> Vec<Option<Mark>> {
+        let stale = self.stale_entries(cases, results, level);
+        cases
+            .iter()
+            .zip(results)
+            .map(|(case, result)| match result.outcome.passes(level)? {
+                false => self.entry(case).map(Entry::known),
+                true => self
+                    .failures
+                    .iter()
+                    .zip(&stale)
+                    .find(|(entry, stale)| **stale && entry.matches(case))
+                    .map(|(entry, _)| entry.stale()),
+            })
+            .collect()
+    }
+
+    /// The entries a run of `cases`, which ended as `results`, shows to be
+    /// stale at `level`: one that names exactly one case, when that case
+    /// passes; one that matches several, when the run took and finished all
+    /// of them, none fails and one passes.
+    pub fn stale(&self, cases: &[Case<'_>], results: &[CaseResult], level: Level) -> Vec<&Entry> {
+        self.failures
+            .iter()
+            .zip(self.stale_entries(cases, results, level))
+            .filter(|(_, stale)| *stale)
+            .map(|(entry, _)| entry)
+            .collect()
+    }
+
+    /// For each entry, in order, whether it is stale ([`Baseline::stale`]).
+    fn stale_entries(&self, cases: &[Case<'_>], results: &[CaseResult], level: Level) -> Vec<bool> {
+        self.failures
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let (mut taken, mut passed, mut failed) = (0, false, false);
+                for (_, result) in cases
                     .iter()
                     .zip(results)
                     .filter(|(case, _)| entry.matches(case))
-                    .map(|(_, result)| result.outcome.passes(level))
-            };
-            matched().any(|passes| passes == Some(false))
-                && matched().all(|passes| passes != Some(true))
-        };
-        let mut failures: Vec<Entry> = self
+                {
+                    // A case the run did not finish was not taken.
+                    if matches!(result.outcome, Outcome::Interrupted) {
+                        continue;
+                    }
+                    taken += 1;
+                    match result.outcome.passes(level) {
+                        Some(true) => passed = true,
+                        Some(false) => failed = true,
+                        // Skipped, unclaimed or interrupted: no evidence
+                        // either way.
+                        None => {}
+                    }
+                }
+                if self.names_one_case(index) {
+                    passed
+                } else {
+                    let all = self.widths.get(index).is_some_and(|width| taken == *width);
+                    all && passed && !failed
+                }
+            })
+            .collect()
+    }
+
+    /// The baseline a run of `cases` (out of `suite`, every case of the
+    /// suite) leaves, which ended as `results` judged at `level`: the
+    /// entries of `self` that match a case of the suite and are not stale
+    /// ([`Baseline::stale`]) are kept as they are, patterns, reasons and
+    /// links included (so are the entries of cases the run did not take);
+    /// every failing case that no kept entry lists gets an entry of its
+    /// own, by case ID, without a reason.
+    pub fn of_run(
+        &self,
+        suite: &[Case<'_>],
+        cases: &[Case<'_>],
+        results: &[CaseResult],
+        level: Level,
+    ) -> Baseline {
+        let measured = self.clone().measured(suite);
+        let stale = measured.stale_entries(cases, results, level);
+        let mut failures: Vec<Entry> = measured
             .failures
             .iter()
-            .filter(|entry| holds(entry))
-            .cloned()
+            .zip(&measured.widths)
+            .zip(&stale)
+            .filter(|((_, width), stale)| **width > 0 && !**stale)
+            .map(|((entry, _), _)| entry.clone())
             .collect();
         let kept = failures.len();
         for (case, _) in cases
             .iter()
             .zip(results)
-            .filter(|(_, result)| fails(result))
+            .filter(|(_, result)| result.outcome.passes(level) == Some(false))
         {
             if failures[..kept].iter().any(|entry| entry.matches(case)) {
                 continue;
             }
-            let earlier = self.entry(case);
             failures.push(Entry {
                 case: case.id(),
                 revision: None,
-                reason: earlier.map_or_else(
-                    || format!("fails at the {level} level (no reason given yet)"),
-                    |entry| entry.reason.clone(),
-                ),
-                link: earlier.and_then(|entry| entry.link.clone()),
+                reason: None,
+                link: None,
             });
         }
-        Baseline { failures }
+        Baseline::new(failures)
     }
 
     /// Writes the file at `path` (its text is [`Baseline::render`]),
@@ -213,12 +322,14 @@ impl Baseline {
     }
 
     /// The file's text, as `baseline` writes it: every string quoted, so
-    /// that it reads back as written.
+    /// that it reads back as written; an entry without a reason is written
+    /// without one.
     pub fn render(&self) -> String {
         let quote = |text: &str| serde_json::Value::String(text.to_owned()).to_string();
         let mut text = String::from(
-            "# Known failures, as `mcpdesc-conformance baseline` writes them; reasons and\n\
-             # links are kept when it writes the file again.\n",
+            "# Known failures, as `mcpdesc-conformance baseline` writes them. An entry may\n\
+             # say why (`reason:`) and where to read more (`link:`); both are kept when it\n\
+             # writes the file again.\n",
         );
         if self.failures.is_empty() {
             text.push_str("failures: []\n");
@@ -230,7 +341,9 @@ impl Baseline {
             if let Some(revision) = entry.revision {
                 let _ = writeln!(text, "    revision: {}", quote(revision.as_str()));
             }
-            let _ = writeln!(text, "    reason: {}", quote(&entry.reason));
+            if let Some(reason) = &entry.reason {
+                let _ = writeln!(text, "    reason: {}", quote(reason));
+            }
             if let Some(link) = &entry.link {
                 let _ = writeln!(text, "    link: {}", quote(link));
             }
@@ -249,5 +362,154 @@ impl Entry {
                 ..Selection::default()
             }
             .takes(case)
+    }
+
+    /// The entry as messages name it: its `case`, with `@revision` when it
+    /// gives one.
+    pub fn label(&self) -> String {
+        match self.revision {
+            Some(revision) => format!("{}@{revision}", self.case),
+            None => self.case.clone(),
+        }
+    }
+
+    fn known(&self) -> Mark {
+        Mark::Known {
+            reason: self.reason.clone(),
+            link: self.link.clone(),
+        }
+    }
+
+    fn stale(&self) -> Mark {
+        Mark::Stale {
+            reason: self.reason.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::NotRun;
+    use crate::outcome::comparison::Comparison;
+    use crate::suite::SuiteSet;
+    use crate::suite::catalog::RuleIndex;
+    use crate::suite::tree::SuiteTree;
+
+    fn entry(case: &str) -> Entry {
+        Entry {
+            case: case.to_owned(),
+            revision: None,
+            reason: None,
+            link: None,
+        }
+    }
+
+    /// A result of `case` that passes (`Some(true)`), fails
+    /// (`Some(false)`) or was interrupted (`None`).
+    fn result(case: &Case<'_>, passes: Option<bool>) -> CaseResult {
+        let outcome = match passes {
+            Some(true) => Outcome::Compared(Box::new(Comparison::new(
+                Vec::new().into_iter().collect(),
+                &[],
+                &RuleIndex::default(),
+                &serde_json::Value::Null,
+                case.revision,
+            ))),
+            Some(false) => Outcome::NotRun(NotRun::Unavailable),
+            None => Outcome::Interrupted,
+        };
+        CaseResult::unasked(case, outcome)
+    }
+
+    /// The stale entries of `baseline` after a run of the suite's cases
+    /// matching `selected`, where the cases matching `failing` fail, those
+    /// matching `interrupted` did not finish, and the others pass.
+    fn stale(
+        baseline: &[&str],
+        selected: &str,
+        failing: &str,
+        interrupted: &str,
+    ) -> (Vec<String>, Baseline) {
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let suite = Selection::default().cases(&set);
+        let baseline =
+            Baseline::new(baseline.iter().map(|case| entry(case)).collect()).measured(&suite);
+        let selection = |pattern: &str| Selection {
+            filters: vec![pattern.to_owned()],
+            ..Selection::default()
+        };
+        let cases = selection(selected).cases(&set);
+        let results: Vec<CaseResult> = cases
+            .iter()
+            .map(|case| {
+                if selection(failing).takes(case) {
+                    result(case, Some(false))
+                } else if selection(interrupted).takes(case) {
+                    result(case, None)
+                } else {
+                    result(case, Some(true))
+                }
+            })
+            .collect();
+        let names = baseline
+            .stale(&cases, &results, Level::Exact)
+            .into_iter()
+            .map(Entry::label)
+            .collect();
+        let rewritten = baseline.of_run(&suite, &cases, &results, Level::Exact);
+        (names, rewritten)
+    }
+
+    const PATTERN: &str = "document/expected-valid/*";
+    const ONE: &str = "document/expected-valid/minimal.json@2025-11-25";
+    const NONE: &str = "no such case";
+
+    #[test]
+    fn an_entry_naming_one_case_is_stale_when_it_passes() {
+        let (names, rewritten) = stale(&[ONE], ONE, NONE, NONE);
+        assert_eq!(names, [ONE]);
+        assert!(rewritten.failures.is_empty());
+        let (names, rewritten) = stale(&[ONE], ONE, ONE, NONE);
+        assert!(names.is_empty());
+        assert_eq!(rewritten.failures, [entry(ONE)]);
+    }
+
+    #[test]
+    fn a_pattern_is_stale_only_when_none_of_its_cases_fails() {
+        let (names, rewritten) = stale(&[PATTERN], "document/*", ONE, NONE);
+        assert!(names.is_empty(), "{names:?}");
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        let (names, rewritten) = stale(&[PATTERN], "document/*", NONE, NONE);
+        assert_eq!(names, [PATTERN]);
+        assert!(rewritten.failures.is_empty());
+    }
+
+    #[test]
+    fn a_pattern_is_not_stale_in_a_run_that_did_not_take_or_finish_all_its_cases() {
+        // A narrower run: the cases it left out may still fail.
+        let (names, rewritten) = stale(&[PATTERN], ONE, NONE, NONE);
+        assert!(names.is_empty(), "{names:?}");
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        // An interrupted one.
+        let (names, _) = stale(&[PATTERN], "document/*", NONE, "*minimal.json*");
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    #[test]
+    fn a_rewrite_adds_failing_cases_no_entry_covers_and_drops_unmatched_entries() {
+        let (_, rewritten) = stale(&[NONE, PATTERN], "document/*", ONE, NONE);
+        assert_eq!(rewritten.failures, [entry(PATTERN)]);
+        let (_, rewritten) = stale(&[], "document/*", ONE, NONE);
+        assert_eq!(rewritten.failures, [entry(ONE)]);
+    }
+
+    #[test]
+    fn a_missing_reason_is_written_as_none() {
+        let text = Baseline::new(vec![entry(ONE)]).render();
+        assert!(
+            text.ends_with(&format!("failures:\n  - case: \"{ONE}\"\n")),
+            "{text}"
+        );
     }
 }

@@ -19,7 +19,8 @@
 //!   emitters as they happen.
 //! - [`event`] and [`emit`] — report: the run's events (started, each case
 //!   finished, finished) feed every output: the human report, JSON lines,
-//!   the JSON report, JUnit, Markdown, GitHub annotations and badges.
+//!   the JSON report, JUnit, Markdown, GitHub annotations and badges; only
+//!   the human report is ever coloured ([`emit::paint`]).
 //!
 //! Beside the pipeline: [`bless`] writes expectations from the reference
 //! validator, [`pages`] writes the rule reference pages from the catalogs

@@ -551,13 +551,17 @@ pub fn check_case(set: &SuiteSet, case: &Case<'_>, target: &Target, level: Level
         Some(true) => Checked::Passed,
         // Interrupted is the one outcome that neither passes nor fails and
         // is not a skip; a trial cannot be interrupted, but it must not pass.
-        _ => Checked::Failed(text::failure(set, &result, level).unwrap_or_else(|| {
-            format!(
-                "FAIL {}: not judged ({:?})",
-                escape::line(&case.id()),
-                result.outcome
-            )
-        })),
+        _ => Checked::Failed(
+            text::failure(set, &result, level, crate::emit::paint::Palette::PLAIN).unwrap_or_else(
+                || {
+                    format!(
+                        "FAIL {}: not judged ({:?})",
+                        escape::line(&case.id()),
+                        result.outcome
+                    )
+                },
+            ),
+        ),
     }
 }
 

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::{Args, Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, Claimed, InProcess, Schedule};
@@ -17,6 +18,7 @@ use mcpdesc_conformance::emit::files::{Badges, Junit, Markdown, ReportFile};
 use mcpdesc_conformance::emit::github::Annotations;
 use mcpdesc_conformance::emit::human::{Human, Progress};
 use mcpdesc_conformance::emit::json::JsonLines;
+use mcpdesc_conformance::emit::paint::{ColorChoice, Palette};
 use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
@@ -160,6 +162,8 @@ struct MergeArgs {
     suite_dir: Option<PathBuf>,
     #[command(flatten)]
     outputs: OutputArgs,
+    #[command(flatten)]
+    color: ColorArgs,
 }
 
 #[derive(Debug, Args)]
@@ -177,6 +181,27 @@ struct DocsArgs {
 struct SmokeArgs {
     #[command(flatten)]
     external: ExternalArgs,
+    #[command(flatten)]
+    color: ColorArgs,
+}
+
+/// Colour in what a command prints on stdout for people.
+#[derive(Debug, Args)]
+struct ColorArgs {
+    /// Colour the report on stdout: `auto` when stdout is a terminal and
+    /// NO_COLOR is not set (CLICOLOR_FORCE colours a pipe too); `always`
+    /// also into a pipe, whatever NO_COLOR says. Files and JSON are never
+    /// coloured.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
+}
+
+impl ColorArgs {
+    /// The palette of stdout.
+    fn palette(&self) -> anyhow::Result<Palette> {
+        let choice: ColorChoice = self.color.parse()?;
+        Ok(choice.palette(io::stdout().is_terminal(), |name| std::env::var_os(name)))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -274,9 +299,12 @@ struct RunArgs {
     /// Print the summary only, not the header and the failures.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    color: ColorArgs,
     /// Known failures (YAML): a listed case that fails does not fail the
-    /// run; one that passes is a stale entry and does; an entry that
-    /// matches no case is an error.
+    /// run; a stale entry does (one naming a single case that passes, or a
+    /// pattern none of whose cases fails), and the run prints the command
+    /// that rewrites the file; an entry that matches no case is an error.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
     /// The rules the validator is judged on, instead of those it announces
@@ -292,9 +320,10 @@ struct RunArgs {
 struct BaselineArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// The baseline file to write: every case that fails at the level, by
-    /// its case ID; the reasons and links of entries already in the file
-    /// for the same case are kept.
+    /// The baseline file to write: the entries already in the file that
+    /// are not stale are kept as they are (patterns, reasons and links);
+    /// every other case that fails at the level gets an entry by its case
+    /// ID.
     #[arg(long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -450,9 +479,14 @@ struct BlessArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|error| error.format(&mut Cli::command()).exit());
     let status = match cli.command {
-        Command::Run(args) => run(*args),
+        Command::Run(args) => {
+            let given = matches.subcommand_matches("run");
+            execute(*args, End::Run, given)
+        }
         Command::List(args) => list(args),
         Command::Show(args) => show(*args),
         Command::Smoke(args) => smoke(args),
@@ -460,7 +494,7 @@ fn main() -> ExitCode {
         Command::Bless(args) => bless(args),
         Command::Baseline(args) => {
             let BaselineArgs { run: args, output } = *args;
-            execute(args, End::Baseline(&output))
+            execute(args, End::Baseline(&output), None)
         }
         Command::Certify(args) => certify(*args),
         Command::Docs(args) => docs(args),
@@ -569,10 +603,6 @@ fn load(select: &SelectArgs) -> anyhow::Result<(SuiteSet, Selection)> {
     Ok((set, selection))
 }
 
-fn run(args: RunArgs) -> anyhow::Result<Status> {
-    execute(args, End::Run)
-}
-
 /// What a run does besides its outputs.
 enum End<'a> {
     /// Nothing.
@@ -593,7 +623,7 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
     } = args;
     let Some(check) = check else {
         let mut statement = None;
-        let status = execute(run_args, End::Certify(&mut statement))?;
+        let status = execute(run_args, End::Certify(&mut statement), None)?;
         let Some(statement) = statement else {
             return Ok(status);
         };
@@ -636,8 +666,8 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
     let baseline_dir = tempfile::tempdir()?;
     if !stated.known_failures.is_empty() {
         let file = baseline_dir.path().join("known-failures.yaml");
-        let baseline = Baseline {
-            failures: stated
+        let baseline = Baseline::new(
+            stated
                 .known_failures
                 .iter()
                 .map(|failure| -> anyhow::Result<_> {
@@ -654,12 +684,12 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
                     })
                 })
                 .collect::<anyhow::Result<_>>()?,
-        };
+        );
         baseline.write(&file)?;
         run_args.baseline = Some(file);
     }
     let mut now = None;
-    let status = execute(run_args, End::Certify(&mut now))?;
+    let status = execute(run_args, End::Certify(&mut now), None)?;
     let Some(now) = now else {
         return Ok(status);
     };
@@ -685,7 +715,9 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
 }
 
 /// Runs the suite as `args` say, and does what `end` asks besides.
-fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
+/// `given` is what the command line of `run` said, for the command that
+/// rewrites a stale baseline.
+fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::Result<Status> {
     let write_baseline = match &end {
         End::Baseline(path) => Some(*path),
         _ => None,
@@ -715,8 +747,9 @@ fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
         return Ok(Status::UsageOrSuite);
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
+    let suite_cases = Selection::default().cases(&set);
     let baseline = match &args.baseline {
-        Some(path) => Some(Baseline::load(path, &Selection::default().cases(&set))?),
+        Some(path) => Some(Baseline::load(path, &suite_cases)?),
         None => None,
     };
     let schedule = match &external {
@@ -770,7 +803,11 @@ fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
     } else {
         let progress = (!args.quiet && io::stderr().is_terminal())
             .then(|| Box::new(Bar::new(cases.len())) as Box<dyn Progress>);
-        emitters.push(Human::new(io::stdout(), &set, level, args.quiet).with_progress(progress));
+        emitters.push(
+            Human::new(io::stdout(), &set, level, args.quiet)
+                .with_progress(progress)
+                .with_palette(args.color.palette()?),
+        );
     }
     let annotate = match args.annotations.as_deref() {
         Some(kind) => kind == "github",
@@ -803,12 +840,11 @@ fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
         &mut emitters,
     )?;
     drop(emitters);
-    if summary.stale > 0 {
-        eprintln!(
-            "error: {} case(s) listed as known failures now pass: update the baseline with \
-             `mcpdesc-conformance baseline --output FILE` and the same options",
-            summary.stale
-        );
+    if let (Some(baseline), Some(path), None) = (&baseline, &args.baseline, write_baseline) {
+        let stale = baseline.stale(&cases, &results, level);
+        if !stale.is_empty() {
+            eprint!("{}", stale_message(&stale, path, given));
+        }
     }
     if let Some(path) = write_baseline {
         if end.interrupted.is_some() || end.gave_up {
@@ -824,7 +860,7 @@ fn execute(args: RunArgs, end: End<'_>) -> anyhow::Result<Status> {
         } else {
             Baseline::default()
         };
-        let new = old.of_run(&cases, &results, level);
+        let new = old.of_run(&suite_cases, &cases, &results, level);
         new.write(path)?;
         eprintln!(
             "wrote {} known failure(s) to {}",
@@ -901,7 +937,7 @@ fn claim<'a>(
 fn nearest_rule(id: &str, set: &SuiteSet) -> String {
     set.rules
         .iter()
-        .map(|rule| (strsim::levenshtein(id, &rule.id), &rule.id))
+        .map(|rule| (case::edit_distance(id, &rule.id), &rule.id))
         .filter(|(distance, _)| *distance <= 3.max(id.len() / 5))
         .min()
         .map_or_else(String::new, |(_, rule)| {
@@ -941,14 +977,106 @@ fn claimed_rules(text: &str) -> anyhow::Result<Vec<String>> {
     Ok(rules)
 }
 
-/// Starts `external`'s processes, or says why it cannot and with which exit
-/// status the command ends.
+/// The options of `run` that decide which cases pass and fail: the others
+/// (the outputs, and the baseline replaced by `--output`) are left out of
+/// the command that rewrites a baseline.
+const OUTPUT_OPTIONS: [&str; 9] = [
+    "baseline",
+    "format",
+    "report",
+    "junit",
+    "markdown",
+    "badge_dir",
+    "annotations",
+    "quiet",
+    "color",
+];
+
+/// Says which baseline entries are stale, and how to rewrite the file at
+/// `path`: the command line of `run` as `given`, with `baseline --output
+/// FILE` instead of `run --baseline FILE`, quoted for a shell.
+fn stale_message(
+    stale: &[&mcpdesc_conformance::baseline::Entry],
+    path: &Path,
+    given: Option<&ArgMatches>,
+) -> String {
+    let mut text = format!(
+        "error: {} of the baseline {} stale (listed as known failures, {} pass now):\n",
+        match stale.len() {
+            1 => "1 entry".to_owned(),
+            n => format!("{n} entries"),
+        },
+        if stale.len() == 1 { "is" } else { "are" },
+        if stale.len() == 1 {
+            "its cases"
+        } else {
+            "their cases"
+        },
+    );
+    for entry in stale {
+        text.push_str(&format!("  {}\n", escape::line(&entry.label())));
+    }
+    match given.and_then(|given| rewrite_command(given, path)) {
+        Some(command) => text.push_str(&format!(
+            "rewrite the baseline (it keeps the entries that still hold) with:\n  {}\n",
+            escape::line(&command)
+        )),
+        None => text.push_str(
+            "rewrite the baseline with `mcpdesc-conformance baseline --output FILE` and the same options\n",
+        ),
+    }
+    text
+}
+
+/// The command that writes the baseline at `path` for the run whose
+/// command line said `given`; `None` when a word is not UTF-8 or cannot be
+/// quoted (a NUL byte).
+fn rewrite_command(given: &ArgMatches, path: &Path) -> Option<String> {
+    let program = std::env::args_os().next();
+    let mut words: Vec<String> = vec![
+        program
+            .as_deref()
+            .map_or(Some("mcpdesc-conformance"), |program| program.to_str())?
+            .to_owned(),
+        "baseline".to_owned(),
+    ];
+    let command = Cli::command();
+    let run = command.find_subcommand("run")?;
+    for arg in run.get_arguments() {
+        let id = arg.get_id().as_str();
+        if OUTPUT_OPTIONS.contains(&id) || given.value_source(id) != Some(ValueSource::CommandLine)
+        {
+            continue;
+        }
+        let long = format!("--{}", arg.get_long()?);
+        if !arg.get_action().takes_values() {
+            words.push(long);
+            continue;
+        }
+        for value in given.get_raw(id)? {
+            let value = value.to_str()?;
+            // `--timeout -1` would be read as two options by most of them.
+            if value.starts_with('-') {
+                words.push(format!("{long}={value}"));
+            } else {
+                words.push(long.clone());
+                words.push(value.to_owned());
+            }
+        }
+    }
+    words.push("--output".to_owned());
+    words.push(path.to_str()?.to_owned());
+    shlex::try_join(words.iter().map(String::as_str)).ok()
+}
+
 /// The built-in reference validator, in process, knowing the revisions of
 /// the suite it is run on.
 fn reference(set: &SuiteSet) -> InProcess<ReferenceValidator> {
     InProcess::new(ReferenceValidator::new().with_revisions(set.revisions.clone()))
 }
 
+/// Starts `external`'s processes, or says why it cannot and with which exit
+/// status the command ends.
 fn start(external: ExternalValidator) -> Result<Pool, Status> {
     Pool::start(external).map_err(|unavailable| {
         if let Some(interruption) = interrupt::received() {
@@ -1035,7 +1163,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
     let level = merged.started.options.level;
     let mut emitters = Emitters::default();
-    emitters.push(Human::new(io::stdout(), &set, level, true));
+    emitters.push(Human::new(io::stdout(), &set, level, true).with_palette(args.color.palette()?));
     args.outputs.push_into(&mut emitters, &set, level);
     let finished = merged.replay(&mut emitters)?;
     Ok(finished.status)
@@ -1176,7 +1304,7 @@ fn smoke(args: SmokeArgs) -> anyhow::Result<Status> {
     interrupt::install().context("cannot handle interrupting signals")?;
     let report = mcpdesc_conformance::smoke::smoke(&validator, &set);
     let mut out = io::stdout().lock();
-    write!(out, "{}", report.render(&validator))?;
+    write!(out, "{}", report.render(&validator, args.color.palette()?))?;
     out.flush()?;
     Ok(if let Some(interruption) = interrupt::received() {
         writeln!(out, "interrupted by {}", interruption.name())?;

@@ -49,8 +49,9 @@ pub fn run(
     emitter: &mut dyn Emitter,
 ) -> io::Result<Finished> {
     let level = started.options.level;
-    // What the baseline says of a case follows from its outcome alone, so
-    // it is set where a result is first seen and again on the final ones.
+    // What the baseline says of a case as it ends follows from its outcome
+    // alone; the final results are marked again when the run has ended
+    // (`Baseline::marks`).
     let mark = |result: &mut CaseResult, case: &Case<'_>| {
         result.baseline = baseline.and_then(|baseline| baseline.mark(case, &result.outcome, level));
     };
@@ -80,8 +81,13 @@ pub fn run(
     })?;
     drop(backend);
     let mut run = run;
-    for (result, case) in run.results.iter_mut().zip(cases) {
-        mark(result, case);
+    // Now that every case has ended, entries that match several cases can
+    // be told stale or not.
+    if let Some(baseline) = baseline {
+        let marks = baseline.marks(cases, &run.results, level);
+        for (result, mark) in run.results.iter_mut().zip(marks) {
+            result.baseline = mark;
+        }
     }
     let summary = Summary::of(&run.results);
     let end = RunEnd {

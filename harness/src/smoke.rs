@@ -16,6 +16,7 @@ use crate::outcome::failure::{Failure, FailureKind};
 /// How long smoke waits after each reply for output nobody asked for.
 const EXTRA_OUTPUT_WAIT: Duration = Duration::from_millis(100);
 use crate::emit::escape;
+use crate::emit::paint::{Palette, Style};
 use crate::outcome::comparison::{Comparison, OutputProblem, ProblemKind};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::Findings;
@@ -66,8 +67,9 @@ impl SmokeReport {
             .count()
     }
 
-    /// The report as text: one line per check, explanations indented.
-    pub fn render(&self, validator: &ExternalValidator) -> String {
+    /// The report as text: one line per check, explanations indented;
+    /// coloured by `paint`.
+    pub fn render(&self, validator: &ExternalValidator, paint: Palette) -> String {
         let mode = match validator.mode {
             Mode::Session => "session mode",
             Mode::Oneshot => "one-shot mode",
@@ -78,12 +80,17 @@ impl SmokeReport {
             // these texts: escaped, and every line of a problem indented.
             match &check.problem {
                 None => text.push_str(&format!(
-                    "  ok    {}: {}\n",
+                    "  {:<5} {}: {}\n",
+                    paint.paint(Style::Pass, "ok"),
                     escape::line(&check.subject),
                     escape::line(&check.detail)
                 )),
                 Some(problem) => {
-                    text.push_str(&format!("  FAIL  {}\n", escape::line(&check.subject)));
+                    text.push_str(&format!(
+                        "  {:<5} {}\n",
+                        paint.paint(Style::Fail, "FAIL"),
+                        escape::line(&check.subject)
+                    ));
                     for line in escape::lines(problem).lines() {
                         text.push_str(&format!("        {line}\n"));
                     }

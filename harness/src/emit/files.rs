@@ -11,8 +11,10 @@ use serde_json::{Map, Value};
 
 use crate::emit::badge;
 use crate::emit::escape;
+// Files are never coloured, whatever `--color` says.
 use crate::emit::json;
 use crate::emit::markdown;
+use crate::emit::paint::Palette;
 use crate::emit::text;
 use crate::event::{Event, RunFinished, RunStarted};
 use crate::outcome::comparison::Level;
@@ -88,7 +90,10 @@ impl<'s> Junit<'s> {
             (_, Some(false)) if matches!(result.baseline, Some(Mark::Known { .. })) => {
                 let mut status = TestCaseStatus::skipped();
                 if let Some(Mark::Known { reason, .. }) = &result.baseline {
-                    status.set_message(format!("known failure: {}", escape::line(reason)));
+                    status.set_message(match reason {
+                        Some(reason) => format!("known failure: {}", escape::line(reason)),
+                        None => "known failure (the baseline gives no reason)".to_owned(),
+                    });
                 }
                 status
             }
@@ -103,14 +108,15 @@ impl<'s> Junit<'s> {
             (Outcome::Compared(_), Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status.set_message(format!("fails at the {} level", self.level));
-                if let Some(text) = text::failure(self.set, result, self.level) {
+                if let Some(text) = text::failure(self.set, result, self.level, Palette::PLAIN) {
                     status.set_description(text);
                 }
                 status
             }
             (_, Some(false)) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-                let text = text::failure(self.set, result, self.level).unwrap_or_default();
+                let text =
+                    text::failure(self.set, result, self.level, Palette::PLAIN).unwrap_or_default();
                 let line = text::outcome_line(&result.outcome)
                     .unwrap_or_else(|| "the validator did not answer".to_owned());
                 status.set_message(line);
@@ -304,7 +310,8 @@ impl<'s> Markdown<'s> {
             .iter()
             .zip(finished.results)
             .filter_map(|(case, result)| {
-                text::failure(self.set, result, self.level).map(|text| (case, result, text))
+                text::failure(self.set, result, self.level, Palette::PLAIN)
+                    .map(|text| (case, result, text))
             })
             .partition(|(_, result, _)| matches!(result.baseline, Some(Mark::Known { .. })));
         if !failures.is_empty() {
@@ -333,8 +340,11 @@ impl<'s> Markdown<'s> {
             );
             for (case, result, _) in known.iter().take(MARKDOWN_FAILURES) {
                 let reason = match &result.baseline {
-                    Some(Mark::Known { reason, .. }) => reason.as_str(),
-                    _ => "",
+                    Some(Mark::Known {
+                        reason: Some(reason),
+                        ..
+                    }) => reason.as_str(),
+                    _ => "(the baseline gives no reason)",
                 };
                 let _ = writeln!(
                     text,

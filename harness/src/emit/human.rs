@@ -1,14 +1,17 @@
 //! The human report on stdout: the header at once, each failure as it
 //! completes (with its diff), then the per-revision and per-rule tables.
 
+use std::collections::BTreeSet;
 use std::io::{self, Write};
 
 use crate::emit::escape;
+use crate::emit::paint::{Palette, Style};
 use crate::emit::text;
 use crate::event::{Event, RunMode, RunStarted};
 use crate::outcome::comparison::Level;
 use crate::outcome::mark::Mark;
 use crate::suite::SuiteSet;
+use crate::suite::case::Case;
 
 use super::Emitter;
 
@@ -38,6 +41,11 @@ pub struct Human<'s, W> {
     progress: Option<Box<dyn Progress + 's>>,
     /// What the run said of itself, for the summary's coverage line.
     started: Option<RunStarted>,
+    paint: Palette,
+    /// The cases whose STALE line is written: the others the run's end
+    /// marks stale (those of entries that match several cases) are written
+    /// with the summary.
+    shown_stale: BTreeSet<usize>,
 }
 
 impl<'s, W: Write> Human<'s, W> {
@@ -51,6 +59,8 @@ impl<'s, W: Write> Human<'s, W> {
             quiet,
             progress: None,
             started: None,
+            paint: Palette::PLAIN,
+            shown_stale: BTreeSet::new(),
         }
     }
 
@@ -58,6 +68,13 @@ impl<'s, W: Write> Human<'s, W> {
     /// the report's own lines are written around it.
     pub fn with_progress(mut self, progress: Option<Box<dyn Progress + 's>>) -> Human<'s, W> {
         self.progress = progress;
+        self
+    }
+
+    /// Colours the report with `paint` (plain unless asked: the caller
+    /// knows whether `out` is a terminal).
+    pub fn with_palette(mut self, paint: Palette) -> Human<'s, W> {
+        self.paint = paint;
         self
     }
 
@@ -104,7 +121,11 @@ impl<W: Write> Emitter for Human<'_, W> {
                 }
                 self.write()(&header)
             }
-            Event::CaseFinished { case, result, .. } => {
+            Event::CaseFinished {
+                index,
+                case,
+                result,
+            } => {
                 if let Some(display) = &self.progress {
                     display.advance();
                 }
@@ -114,12 +135,12 @@ impl<W: Write> Emitter for Human<'_, W> {
                 match &result.baseline {
                     // Tolerated: the summary counts them.
                     Some(Mark::Known { .. }) => Ok(()),
-                    Some(Mark::Stale { reason }) => self.write()(&format!(
-                        "\nSTALE {}: listed as a known failure ({}), but it passes",
-                        escape::line(&case.id()),
-                        escape::line(reason)
-                    )),
-                    _ => match text::failure(self.set, result, self.level) {
+                    Some(Mark::Stale { reason }) => {
+                        self.shown_stale.insert(*index);
+                        let line = stale_line(case, reason.as_deref(), self.paint);
+                        self.write()(&line)
+                    }
+                    _ => match text::failure(self.set, result, self.level, self.paint) {
                         Some(text) => self.write()(&format!("\n{}", text.trim_end())),
                         None => Ok(()),
                     },
@@ -129,7 +150,23 @@ impl<W: Write> Emitter for Human<'_, W> {
                 if let Some(display) = self.progress.take() {
                     display.finish();
                 }
-                let mut text = format!("\n{}", text::summary(finished.summary, self.level));
+                let mut text = String::new();
+                if !self.quiet {
+                    for (index, (case, result)) in
+                        finished.cases.iter().zip(finished.results).enumerate()
+                    {
+                        if let Some(Mark::Stale { reason }) = &result.baseline
+                            && !self.shown_stale.contains(&index)
+                        {
+                            text.push_str(&stale_line(case, reason.as_deref(), self.paint));
+                            text.push('\n');
+                        }
+                    }
+                }
+                text.push_str(&format!(
+                    "\n{}",
+                    text::summary(finished.summary, self.level, self.paint)
+                ));
                 if let Some(started) = &self.started {
                     text.push_str(&text::coverage(
                         started,
@@ -141,13 +178,11 @@ impl<W: Write> Emitter for Human<'_, W> {
                 let summary = finished.summary;
                 if summary.known_failures > 0 || summary.stale > 0 {
                     text.push_str(&format!(
-                        "baseline: {} known failure(s) tolerated, {} stale entr{}\n",
-                        summary.known_failures,
-                        summary.stale,
-                        if summary.stale == 1 { "y" } else { "ies" }
+                        "baseline: {} known failure(s) tolerated, {} passing case(s) of stale entries\n",
+                        summary.known_failures, summary.stale,
                     ));
                 }
-                let rules = text::rules(finished.summary, self.level);
+                let rules = text::rules(finished.summary, self.level, self.paint);
                 if !rules.is_empty() {
                     text.push('\n');
                     text.push_str(&rules);
@@ -165,4 +200,14 @@ impl<W: Write> Emitter for Human<'_, W> {
             }
         }
     }
+}
+
+/// The line that says `case` passes though a stale entry lists it.
+fn stale_line(case: &Case<'_>, reason: Option<&str>, paint: Palette) -> String {
+    let reason = reason.map_or_else(String::new, |reason| format!(" ({})", escape::line(reason)));
+    format!(
+        "\n{} {}: listed as a known failure{reason}, but it passes",
+        paint.paint(Style::Stale, "STALE"),
+        escape::line(&case.id())
+    )
 }

@@ -16,6 +16,7 @@ pub mod json;
 pub(crate) mod markdown;
 #[cfg(feature = "reports")]
 pub mod matrix;
+pub mod paint;
 pub mod show;
 #[cfg(feature = "reports")]
 pub mod statement;

@@ -3,6 +3,7 @@
 //! each revision asked for, and, when a validator was asked too, what it
 //! reports and how that differs from the expectation.
 
+use crate::emit::paint::Palette;
 use std::fmt::Write as _;
 
 use mcpdesc_protocol::Revision;
@@ -96,7 +97,7 @@ pub fn judged(set: &SuiteSet, name: &str, result: &CaseResult, level: Level) -> 
         "{} under {}: {verdict} at the {level} level ({})",
         escape::line(name),
         result.revision,
-        text::verdicts(&result.outcome)
+        text::verdicts(&result.outcome, Palette::PLAIN)
     );
     if let Outcome::Compared(comparison) = &result.outcome {
         let reported = comparison.reported();
@@ -111,7 +112,7 @@ pub fn judged(set: &SuiteSet, name: &str, result: &CaseResult, level: Level) -> 
         }
     }
     // The document is printed whole above: no excerpts of it.
-    out.push_str(&text::body(&result.outcome, fixture, false));
+    out.push_str(&text::body(&result.outcome, fixture, false, Palette::PLAIN));
     out
 }
 

@@ -203,7 +203,7 @@ pub fn render(statement: &Statement) -> String {
                 text,
                 "- `{}`: {}",
                 cell(&case).replace('`', "'"),
-                cell(&failure.reason)
+                cell(failure.reason.as_deref().unwrap_or("(no reason given)"))
             );
             if let Some(link) = &failure.link {
                 let _ = write!(text, " ({})", cell(link));

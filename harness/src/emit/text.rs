@@ -8,6 +8,7 @@ use similar::TextDiff;
 
 use crate::backend::external::Unavailable;
 use crate::emit::escape;
+use crate::emit::paint::{Palette, Style};
 use crate::event::RunStarted;
 use crate::judge::summary::{Summary, Tally};
 use crate::outcome::comparison::Level;
@@ -21,8 +22,13 @@ use crate::suite::{SuiteProblem, SuiteSet};
 const QUOTE_WIDTH: usize = 72;
 
 /// The failure report of `result`, or `None` when it passes at `level` (or
-/// was skipped).
-pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<String> {
+/// was skipped), coloured by `paint`.
+pub fn failure(
+    set: &SuiteSet,
+    result: &CaseResult,
+    level: Level,
+    paint: Palette,
+) -> Option<String> {
     if result.outcome.passes(level) != Some(false) {
         return None;
     }
@@ -37,9 +43,10 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "FAIL {} ({})",
+        "{} {} ({})",
+        paint.paint(Style::Fail, "FAIL"),
         escape::line(&id),
-        verdicts(&result.outcome)
+        verdicts(&result.outcome, paint)
     );
     if let Some(fixture) = fixture {
         // A built-in fixture is in no folder the reader has (a third-party
@@ -53,20 +60,20 @@ pub fn failure(set: &SuiteSet, result: &CaseResult, level: Level) -> Option<Stri
             let _ = writeln!(text, "  tests:   {}", escape::line(statement));
         }
     }
-    text.push_str(&body(&result.outcome, fixture, true));
+    text.push_str(&body(&result.outcome, fixture, true, paint));
     Some(text)
 }
 
 /// The verdict at each level: `verdict: pass, rules: pass, exact: FAIL`
-/// (`skip` where the outcome is not judged).
-pub(crate) fn verdicts(outcome: &Outcome) -> String {
+/// (`skip` where the outcome is not judged), coloured by `paint`.
+pub(crate) fn verdicts(outcome: &Outcome, paint: Palette) -> String {
     Level::ALL
         .iter()
         .map(|level| {
             let word = match outcome.passes(*level) {
-                Some(true) => "pass",
-                Some(false) => "FAIL",
-                None => "skip",
+                Some(true) => paint.paint(Style::Pass, "pass"),
+                Some(false) => paint.paint(Style::Fail, "FAIL"),
+                None => Palette::PLAIN.paint(Style::Pass, "skip"),
             };
             format!("{level}: {word}")
         })
@@ -76,8 +83,14 @@ pub(crate) fn verdicts(outcome: &Outcome) -> String {
 
 /// What a report says under a case's first lines: the diff of expected and
 /// reported findings (with the fixture's lines around each difference when
-/// `with_excerpts`), or why there is no comparison; each line indented.
-pub(crate) fn body(outcome: &Outcome, fixture: Option<&Fixture>, with_excerpts: bool) -> String {
+/// `with_excerpts`), or why there is no comparison; each line indented,
+/// coloured by `paint`.
+pub(crate) fn body(
+    outcome: &Outcome,
+    fixture: Option<&Fixture>,
+    with_excerpts: bool,
+    paint: Palette,
+) -> String {
     let mut text = String::new();
     match outcome {
         Outcome::Compared(comparison) => {
@@ -90,8 +103,10 @@ pub(crate) fn body(outcome: &Outcome, fixture: Option<&Fixture>, with_excerpts: 
                     .context_radius(3)
                     .header("expected", "actual")
                     .to_string();
+                // The lines are made of escaped text: colour goes around
+                // them, never inside.
                 for line in unified.lines() {
-                    let _ = writeln!(text, "  {line}");
+                    let _ = writeln!(text, "  {}", paint.diff_line(line));
                 }
             }
             let hidden = comparison.unexpected_count - comparison.unexpected.len();
@@ -544,8 +559,9 @@ pub fn problems(problems: &[SuiteProblem]) -> String {
     text
 }
 
-/// The table of pass rates per revision and level, and the totals.
-pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
+/// The table of pass rates per revision and level, and the totals,
+/// coloured by `paint`.
+pub(crate) fn summary(summary: &Summary, decisive: Level, paint: Palette) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -553,7 +569,7 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
         "revision", "cases", "skipped", "errors", "verdict", "rules", "exact"
     );
     let row = |text: &mut String, name: &str, tally: &Tally| {
-        let rate = |level| percent(tally, level);
+        let rate = |level| paint.rate(tally, level);
         let _ = writeln!(
             text,
             "{name:<12} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
@@ -571,12 +587,13 @@ pub(crate) fn summary(summary: &Summary, decisive: Level) -> String {
     }
     row(&mut text, "all", &summary.total);
     let total = &summary.total;
+    let (passed, failed) = (total.passed_at(decisive), total.failed_at(decisive));
     let _ = write!(
         text,
-        "\n{} cases: {} passed and {} failed at the {decisive} level, {} skipped",
+        "\n{} cases: {} and {} at the {decisive} level, {} skipped",
         total.cases,
-        total.passed_at(decisive),
-        total.failed_at(decisive),
+        paint.paint_if(passed > 0, Style::Pass, format!("{passed} passed")),
+        paint.paint_if(failed > 0, Style::Fail, format!("{failed} failed")),
         total.skipped
     );
     // Said only when there are any: most validators claim every rule.
@@ -616,8 +633,9 @@ pub(crate) fn coverage(started: &RunStarted, total: &Tally, level: Level) -> Str
 
 /// The per-rule table: for each rule, the compared cases that involve it
 /// (the suite expects it or the validator reported it) and the pass rate
-/// at each level; the rules that fail most at `decisive` first.
-pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
+/// at each level; the rules that fail most at `decisive` first; coloured by
+/// `paint`.
+pub(crate) fn rules(summary: &Summary, decisive: Level, paint: Palette) -> String {
     let rows = summary.rules_by_failures(decisive);
     if rows.is_empty() {
         return String::new();
@@ -647,7 +665,7 @@ pub(crate) fn rules(summary: &Summary, decisive: Level) -> String {
         "rule", "cases", "failed", "verdict", "rules", "exact"
     );
     for (name, (_, tally)) in names.iter().zip(&rows) {
-        let rate = |level| percent(tally, level);
+        let rate = |level| paint.rate(tally, level);
         let _ = writeln!(
             text,
             "{name:<width$} {:>6} {:>8} {:>9} {:>9} {:>9}",
@@ -771,7 +789,7 @@ mod tests {
         let (sender, receiver) = mpsc::channel();
         let started = Instant::now();
         std::thread::spawn(move || {
-            let text = failure(&set, &result, Level::Exact);
+            let text = failure(&set, &result, Level::Exact, Palette::PLAIN);
             let _ = sender.send(text);
         });
         let text = receiver

@@ -220,15 +220,15 @@ impl CaseRecord {
 pub enum MarkRecord {
     /// A listed failure.
     KnownFailure {
-        /// The entry's reason.
-        reason: String,
+        /// The entry's reason, when it gives one.
+        reason: Option<String>,
         /// The entry's link.
         link: Option<String>,
     },
     /// A listed case that passes.
     Stale {
-        /// The entry's reason.
-        reason: String,
+        /// The entry's reason, when it gives one.
+        reason: Option<String>,
     },
 }
 

@@ -121,8 +121,8 @@ pub struct KnownFailure {
     pub case: String,
     /// Only under this revision, when given.
     pub revision: Option<String>,
-    /// Why it fails.
-    pub reason: String,
+    /// Why it fails, when the baseline says.
+    pub reason: Option<String>,
     /// Where to read more.
     pub link: Option<String>,
 }

@@ -261,6 +261,12 @@ pub fn nearest<'a>(pattern: &str, candidates: impl IntoIterator<Item = &'a str>)
         .collect()
 }
 
+/// The edit distance (insertions, deletions, substitutions) between `a`
+/// and `b`, whole: how far a misspelt name is from the one meant.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    distance(&a.chars().collect::<Vec<_>>(), b, true)
+}
+
 /// The edit distance (insertions, deletions, substitutions) from `pattern`
 /// to `text`, or, unless `whole`, to the substring of `text` it is closest
 /// to (the pattern may start and end anywhere in the text for free).

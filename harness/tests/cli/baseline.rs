@@ -88,7 +88,17 @@ fn baseline_writes_the_failures_and_keeps_reasons() {
         Some(entries as u64),
         report["summary"]["total"]["levels"]["exact"]["failed"].as_u64()
     );
-    let given = text.replacen("(no reason given yet)", "(the reason a person wrote)", 1);
+    // A fresh entry has no reason: the file says nothing it was not told.
+    assert!(!text.contains("\n    reason:"), "{text}");
+    let first = text
+        .lines()
+        .find(|line| line.starts_with("  - case: "))
+        .unwrap();
+    let given = text.replacen(
+        &format!("{first}\n"),
+        &format!("{first}\n    reason: \"the reason a person wrote\"\n"),
+        1,
+    );
     fs::write(&file, &given).unwrap();
     let output = write();
     assert_eq!(output.status.code(), Some(0));
@@ -114,10 +124,11 @@ fn baseline_writes_the_failures_and_keeps_reasons() {
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
 }
 
-/// A listed case that passes is stale: the run fails and says how to
-/// update the file.
+/// A listed case that passes is stale: the run fails and prints the
+/// command that rewrites the file, which, pasted into a shell, does; the
+/// same run then passes.
 #[test]
-fn a_stale_entry_fails_the_run_with_the_update_command() {
+fn a_stale_entry_fails_the_run_with_the_command_that_rewrites_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("baseline.yaml");
     let committed =
@@ -137,10 +148,41 @@ fn a_stale_entry_fails_the_run_with_the_update_command() {
         stdout.contains("STALE document/expected-valid/minimal.json@2025-11-25: listed as a known failure (once broken), but it passes"),
         "{stdout}"
     );
-    assert!(
-        stderr.contains("update the baseline with `mcpdesc-conformance baseline --output FILE`"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        &[
+            "error: 1 entry of the baseline is stale (listed as known failures, its cases pass now):\n  \
+             document/expected-valid/minimal.json@2025-11-25\n",
+            "rewrite the baseline (it keeps the entries that still hold) with:\n",
+        ],
     );
+    // The command: the run's own options (the report it wrote is an
+    // output, left out), the file in place of `--baseline`, and words
+    // quoted as a shell needs them.
+    let command = rewrite_command(&stderr);
+    let program = std::path::PathBuf::from(cargo_bin!("mcpdesc-conformance"));
+    let quoted = |word: &str| shlex::try_quote(word).unwrap().into_owned();
+    assert_eq!(
+        command,
+        format!(
+            "{} baseline --validator {} --output {}",
+            quoted(program.to_str().unwrap()),
+            quoted(&example()),
+            quoted(file.to_str().unwrap())
+        )
+    );
+    let rewritten = shell(&command, dir.path());
+    assert_eq!(
+        rewritten.status.code(),
+        Some(0),
+        "{}",
+        stderr_of(&rewritten)
+    );
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("minimal.json"), "{text}");
+    let (code, stdout, stderr, _) =
+        run_example(&["--baseline", file.to_str().unwrap()], dir.path());
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     let stale = report["cases"]
         .as_array()
         .unwrap()
@@ -175,4 +217,161 @@ fn an_entry_that_matches_no_case_exits_2() {
     let (code, _, stderr, _) = run_example(&["--baseline", file.to_str().unwrap()], dir.path());
     assert_eq!(code, Some(2));
     assert!(stderr.contains("baseline.yaml:3:"), "{stderr}");
+}
+
+/// The command a stale run's stderr says rewrites the baseline.
+#[track_caller]
+fn rewrite_command(stderr: &str) -> String {
+    stderr
+        .split("rewrite the baseline (it keeps the entries that still hold) with:\n  ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or_else(|| panic!("no rewrite command in\n{stderr}"))
+        .to_owned()
+}
+
+/// Runs `command` with `sh -c` in `dir`, as a pasted line runs.
+fn shell(command: &str, dir: &Path) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// A pattern covers an area: one of its cases passing does not make it
+/// stale while another fails, in `run --baseline` (no stale count, no
+/// stale message) and in `baseline --output` (kept as written). An entry
+/// needs no reason: reports say it has none.
+#[test]
+fn a_pattern_with_a_failing_case_is_not_stale_and_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("baseline.yaml");
+    // The example fails some of these fixtures and passes others.
+    let written = "failures:\n  - case: \"document/expected-invalid/*\"\n";
+    fs::write(&file, written).unwrap();
+    let select = ["--filter", "document/*"];
+    let (code, stdout, stderr, report) = run_example(
+        &[&select[..], &["--baseline", file.to_str().unwrap()]].concat(),
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    assert_eq!(report["summary"]["stale"], 0);
+    assert!(!stderr.contains("stale"), "{stderr}");
+    assert!(!stdout.contains("STALE"), "{stdout}");
+    let cases = report["cases"].as_array().unwrap();
+    let passing = cases
+        .iter()
+        .filter(|case| {
+            case["fixture"]
+                .as_str()
+                .unwrap()
+                .starts_with("document/expected-invalid/")
+                && case["passes"]["exact"] == true
+        })
+        .count();
+    assert!(passing > 0, "the pattern matches passing cases too");
+    let known: Vec<&Value> = cases
+        .iter()
+        .filter(|case| case["baseline"]["mark"] == "known-failure")
+        .collect();
+    assert!(!known.is_empty());
+    for case in known {
+        assert_eq!(case["baseline"]["reason"], Value::Null, "{case}");
+    }
+    let output = harness()
+        .args(["baseline", "--quiet", "--validator", &example()])
+        .args(select)
+        .arg("--output")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let text = fs::read_to_string(&file).unwrap();
+    let entries: Vec<&str> = text.lines().filter(|line| !line.starts_with('#')).collect();
+    assert_eq!(entries, written.lines().collect::<Vec<_>>(), "{text}");
+}
+
+/// A pattern none of whose cases fails is stale, but only in a run that
+/// takes all of its cases: a narrower run cannot tell. Its passing cases
+/// are marked stale when the run ends; an entry without a reason is shown
+/// without one. The printed command rewrites the file without it.
+#[test]
+fn a_pattern_is_stale_only_when_none_of_its_cases_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let committed =
+        fs::read_to_string(workspace().join("examples/python-validator/baseline.yaml")).unwrap();
+    let file = dir.path().join("baseline.yaml");
+    fs::write(
+        &file,
+        format!("{committed}  - case: \"document/expected-valid/*\"\n"),
+    )
+    .unwrap();
+    let baseline = ["--baseline", file.to_str().unwrap()];
+    // One of its cases only: not stale.
+    let (code, stdout, stderr, report) = run_example(
+        &[
+            &["--filter", "document/expected-valid/minimal.json"][..],
+            &baseline,
+        ]
+        .concat(),
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    assert_eq!(report["summary"]["stale"], 0);
+    // All of them: stale, each passing case marked.
+    let (code, stdout, stderr, report) = run_example(
+        &[&["--filter", "document/*"][..], &baseline].concat(),
+        dir.path(),
+    );
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    let marked: Vec<&Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|case| case["baseline"]["mark"] == "stale")
+        .collect();
+    assert!(marked.len() > 1, "{}", marked.len());
+    assert_eq!(report["summary"]["stale"], marked.len());
+    assert!(
+        marked
+            .iter()
+            .all(|case| case["baseline"]["reason"].is_null())
+    );
+    assert!(
+        stdout.contains("STALE document/expected-valid/minimal.json@2025-11-25: listed as a known failure, but it passes"),
+        "{stdout}"
+    );
+    assert_contains(
+        &stderr,
+        &[
+            "error: 1 entry of the baseline is stale (listed as known failures, its cases pass now):\n  \
+           document/expected-valid/*\n",
+        ],
+    );
+    let command = rewrite_command(&stderr);
+    assert!(command.contains(" --filter 'document/*' "), "{command}");
+    let rewritten = shell(&command, dir.path());
+    assert_eq!(
+        rewritten.status.code(),
+        Some(0),
+        "{}",
+        stderr_of(&rewritten)
+    );
+    let entries = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        entries(&fs::read_to_string(&file).unwrap()),
+        entries(&committed)
+    );
+    let (code, stdout, stderr, _) = run_example(
+        &[&["--filter", "document/*"][..], &baseline].concat(),
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
 }

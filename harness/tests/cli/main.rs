@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 use snapbox::cmd::{Command, cargo_bin};
 
 fn harness() -> Command {
-    Command::new(cargo_bin!("mcpdesc-conformance")).env_remove("CI")
+    // The environment of whoever runs the tests decides neither CI
+    // behaviour nor colour.
+    Command::new(cargo_bin!("mcpdesc-conformance"))
+        .env_remove("CI")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
 }
 
 /// The repository root, which holds the suite tree.
@@ -129,6 +134,7 @@ mod bless;
 mod certify;
 mod check;
 mod claims;
+mod color;
 mod compare;
 mod diff;
 mod docs;
