@@ -18,6 +18,7 @@ use crate::emit::escape;
 use crate::emit::text;
 use crate::judge::runner;
 use crate::outcome::Outcome;
+use crate::outcome::claims::Claims;
 use crate::outcome::comparison::Level;
 use crate::suite::SuiteSet;
 use crate::suite::case::{Case, Selection};
@@ -482,6 +483,23 @@ fn shared_trials(
             Err(Failed::from(text))
         }));
     }
+    // A claim of a rule no catalog defines would judge nothing: `run`
+    // refuses it, and here it is a failing trial of its own.
+    let unknown = Claims::of(target.implementation(), &set.rules).unknown(&set.rules);
+    if !unknown.is_empty() {
+        let message = format!(
+            "the implementation claims rules that no catalog defines: {}; list the catalogs' \
+             rule IDs in `implementation().rules`, exactly as they are spelt",
+            unknown
+                .iter()
+                .map(|id| format!("`{}`", escape::line(id)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        trials.push(Trial::test("validator::claims", move || {
+            Err(Failed::from(message))
+        }));
+    }
     for case in Selection::default().cases(&set) {
         // The case ID, as `list` prints it and `--filter` takes it, so one
         // spelling selects a case everywhere.
@@ -520,8 +538,9 @@ pub enum Checked {
     /// It passed at the level asked for.
     Passed,
     /// The validator did not take it: it does not announce the case's
-    /// revision, it answered `skipped`, or the case involves rules it does
-    /// not claim. The reason names the revision.
+    /// revision, it answered `skipped`, or nothing of the case is judged
+    /// (it expects findings of rules the validator does not claim only).
+    /// The reason names the revision.
     Ignored(String),
     /// It failed: the failure report, as `run` prints it (its first line
     /// names the fixture and the revision).

@@ -365,3 +365,35 @@ fn assert_one_failing_trial(pairs: &[(&str, &str)], name: &str, messages: &[&str
     assert_contains(&printed, messages);
     assert!(!printed.contains('\u{1b}'), "{printed}");
 }
+
+/// The reference validator claiming a rule ID that no catalog defines.
+struct Misspelt(ReferenceValidator);
+
+impl Validator for Misspelt {
+    fn implementation(&self) -> Implementation {
+        let mut implementation = self.0.implementation();
+        implementation.rules = Some(vec![
+            "mcpdesc.document.shape".to_owned(),
+            "mcpdesc.elicitation.uri".to_owned(),
+        ]);
+        implementation
+    }
+
+    fn validate(&self, request: &ValidateRequest) -> Reply {
+        self.0.validate(request)
+    }
+}
+
+/// A claim of an unknown rule is a failing trial of its own, naming it, as
+/// `run` refuses it.
+#[test]
+fn a_claim_of_an_unknown_rule_is_a_failing_trial() {
+    let target = Arc::new(Target::in_process(Arc::new(Misspelt(
+        ReferenceValidator::new(),
+    ))));
+    let set = SuiteSet::load(SuiteTree::embedded());
+    let trials = mcpdesc_conformance::libtest::trials(target, Ok(set), Level::Exact);
+    let (passed, failed, printed) = run_trials(trials, "validator::claims");
+    assert_eq!((passed, failed), (0, 1), "{printed}");
+    assert!(printed.contains("`mcpdesc.elicitation.uri`"), "{printed}");
+}
