@@ -535,6 +535,7 @@ fn execute(args: RunArgs, write_baseline: Option<&Path>) -> anyhow::Result<Statu
         },
         cases: cases.len(),
         claims: Claims::of(backend.implementation(), &set.rules),
+        command_line: command_line(),
     };
     let mut emitters = Emitters::default();
     let json = args.format == "json";
@@ -702,8 +703,10 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
     };
-    let merged = merge::merge(&shards, &set, &source)
+    let mut merged = merge::merge(&shards, &set, &source)
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    // The merged report is made by this command, not by the first shard's.
+    merged.started.command_line = command_line();
     let level = merged.started.options.level;
     let mut emitters = Emitters::default();
     emitters.push(Human::new(io::stdout(), &set, level, true));
@@ -739,6 +742,15 @@ fn compare(args: CompareArgs) -> anyhow::Result<Status> {
         out.flush()?;
     }
     Ok(Status::Success)
+}
+
+/// The harness's own command line, as a report records it (arguments that
+/// are not Unicode are kept lossily: the record is for people and scripts
+/// to read, not to be executed byte for byte).
+fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|argument| argument.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Reads a JSON report; what comes from the file is printed escaped.

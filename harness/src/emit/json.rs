@@ -109,6 +109,7 @@ pub fn run(started: &RunStarted) -> Map<String, Value> {
         },
         "cases": started.cases,
         "claims": {"claimed": started.claims.claimed, "catalog": started.claims.catalog},
+        "commandLine": started.command_line,
     });
     match value {
         Value::Object(map) => map,

@@ -100,6 +100,10 @@ pub struct RunRecord {
     pub cases: usize,
     /// The validator's claims.
     pub claims: ClaimsRecord,
+    /// The command line of the harness that wrote the report (empty in a
+    /// report from a harness that did not record it).
+    #[serde(default)]
+    pub command_line: Vec<String>,
 }
 
 impl RunRecord {
