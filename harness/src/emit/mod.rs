@@ -16,6 +16,8 @@ pub mod json;
 pub(crate) mod markdown;
 #[cfg(feature = "reports")]
 pub mod matrix;
+#[cfg(feature = "reports")]
+pub mod regression;
 pub mod text;
 
 use std::io;
