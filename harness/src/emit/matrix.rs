@@ -460,3 +460,20 @@ pub fn tables(matrix: &Matrix) -> String {
 fn rule_cell(rule: &str) -> String {
     format!("`{}`", markdown::text_cell(rule).replace('`', "'"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::rule_anchor;
+
+    #[test]
+    fn a_rule_anchor_is_the_rule_id_with_every_other_byte_spelled_out() {
+        assert_eq!(
+            rule_anchor("mcpdesc.document.shape"),
+            "rule-mcpdesc.document.shape"
+        );
+        // No space, quote or markup survives; `_` is spelled out too, so
+        // two rule IDs never share an anchor.
+        assert_eq!(rule_anchor("a b\"<x>"), "rule-a_20b_22_3Cx_3E");
+        assert_ne!(rule_anchor("a_20"), rule_anchor("a "));
+    }
+}

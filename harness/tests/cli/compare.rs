@@ -783,3 +783,26 @@ fn section_revisions(page: &Html, rule: &str) -> usize {
         .filter(|row| row[0] == rule)
         .count()
 }
+
+/// The README's regression command, as written, on two reports of those
+/// names: it writes the comment and exits 1 for the new failures.
+#[test]
+fn the_readme_regression_command_runs_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    wrapped_report(dir, "main.json", "", "{}", &FEW);
+    wrapped_report(dir, "branch.json", DROPPED, "{}", &FEW);
+    let block = readme_block("#### What a change did: the regression view", "sh");
+    let words = shlex::split(block.trim()).unwrap();
+    assert_eq!(words[0], "mcpdesc-conformance", "{block}");
+    let output = harness()
+        .current_dir(dir)
+        .args(&words[1..])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    assert_contains(
+        &fs::read_to_string(dir.join("comment.md")).unwrap(),
+        &["### New failures ("],
+    );
+}
