@@ -32,6 +32,9 @@ pub struct RunStarted {
     pub cases: usize,
     /// How many of the catalogs' rules the validator claims to check.
     pub claims: Claims,
+    /// The harness's command line (its arguments, the program first), as
+    /// data: how to make the run again.
+    pub command_line: Vec<String>,
 }
 
 /// Which suite a run is on: where it came from, and a hash of its content.

@@ -27,8 +27,10 @@ use mcpdesc_conformance::outcome::claims::Claims;
 use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::pages;
 use mcpdesc_conformance::reports;
+use mcpdesc_conformance::reports::Named;
 use mcpdesc_conformance::reports::matrix::Matrix;
 use mcpdesc_conformance::reports::merge;
+use mcpdesc_conformance::reports::regression::Regressions;
 use mcpdesc_conformance::reports::statement::Statement;
 use mcpdesc_conformance::run::Finished;
 use mcpdesc_conformance::suite::case::{self, Partition, Selection};
@@ -79,7 +81,8 @@ enum Command {
     /// the run they are parts of, and write its outputs.
     Merge(MergeArgs),
     /// Compare implementations from their reports: a matrix of rules ×
-    /// implementations (× revisions), as HTML and Markdown.
+    /// implementations (× revisions), as HTML and Markdown; or, with
+    /// --before and --after, two reports of one validator case by case.
     Compare(CompareArgs),
     /// Find where a validator disagrees with another (by default the
     /// built-in reference validator) on documents made from the suite's
@@ -137,13 +140,33 @@ struct ShowArgs {
 struct CompareArgs {
     /// The JSON reports of the implementations (`run --report FILE`), one
     /// per implementation, in the order of the columns.
-    #[arg(value_name = "REPORT", required = true)]
+    #[arg(value_name = "REPORT", required_unless_present = "before")]
     reports: Vec<PathBuf>,
+    /// The regression view: the report before a change; with --after, the
+    /// cases that newly fail, are fixed, changed outcome, were added or
+    /// removed, per rule and revision, as Markdown. Exits 1 when some case
+    /// newly fails.
+    #[arg(long, value_name = "OLD", requires = "after", conflicts_with_all = ["reports", "html"])]
+    before: Option<PathBuf>,
+    /// The regression view: the report after the change.
+    #[arg(long, value_name = "NEW", requires = "before")]
+    after: Option<PathBuf>,
+    /// Name a report (one of REPORT, --before or --after, as given): the
+    /// name heads its column instead of the implementation's name and
+    /// version. Repeatable.
+    #[arg(long = "label", value_name = "NAME=FILE", value_parser = label)]
+    labels: Vec<(String, PathBuf)>,
+    /// Take the fixtures shown on the HTML page (each case's `x-test` and
+    /// document) from this suite working tree instead of the suite built
+    /// into this binary; they are shown when its content hash is the
+    /// reports'.
+    #[arg(long, value_name = "DIR")]
+    suite_dir: Option<PathBuf>,
     /// Write the comparison as one self-contained HTML page.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Write the comparison as Markdown tables [default: on stdout when
-    /// neither --html nor --markdown is given].
+    /// Write the comparison (or the regression view) as Markdown [default:
+    /// on stdout when neither --html nor --markdown is given].
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
     /// The level the pass rates are counted at.
@@ -426,6 +449,19 @@ const SHORTEST_LIMIT: Duration = Duration::from_millis(10);
 
 /// The longest time limit accepted.
 const LONGEST_LIMIT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Parses `--label NAME=FILE`: the name is what comes before the first
+/// `=`, so a file name may hold one.
+fn label(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, file)) if !name.is_empty() && !file.is_empty() => {
+            Ok((name.to_owned(), PathBuf::from(file)))
+        }
+        _ => Err(format!(
+            "`{text}` is not NAME=FILE (a label, `=`, and one of the reports given)"
+        )),
+    }
+}
 
 /// Parses a time limit as people write them: seconds as a plain number
 /// (`5`, `1.5`), or a number with a unit (`500ms`, `2s`, `1m`, `1m 30s`).
@@ -795,6 +831,7 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
         },
         cases: cases.len(),
         claims,
+        command_line: command_line(),
     };
     let mut emitters = Emitters::default();
     let json = args.format == "json";
@@ -1159,8 +1196,10 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         Some(root) => root.display().to_string(),
         None => "built in".to_owned(),
     };
-    let merged = merge::merge(&shards, &set, &source)
+    let mut merged = merge::merge(&shards, &set, &source)
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    // The merged report is made by this command, not by the first shard's.
+    merged.started.command_line = command_line();
     let level = merged.started.options.level;
     let mut emitters = Emitters::default();
     emitters.push(Human::new(io::stdout(), &set, level, true).with_palette(args.color.palette()?));
@@ -1171,20 +1210,53 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
 
 fn compare(args: CompareArgs) -> anyhow::Result<Status> {
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
-    let reports = args
-        .reports
+    let paths: Vec<&PathBuf> = match (&args.before, &args.after) {
+        (Some(before), Some(after)) => vec![before, after],
+        _ => args.reports.iter().collect(),
+    };
+    // Every label names a report given, so that a typo is not a silent
+    // column without its name.
+    for (name, file) in &args.labels {
+        anyhow::ensure!(
+            paths.contains(&file),
+            "{}",
+            escape::line(&format!(
+                "--label {name}={}: no report {} is given to compare",
+                file.display(),
+                file.display()
+            ))
+        );
+    }
+    let reports = paths
         .iter()
         .map(|path| read_report(path))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let inputs: Vec<(&Path, &_)> = args
-        .reports
+    let named: Vec<Named<'_>> = paths
         .iter()
-        .map(PathBuf::as_path)
         .zip(&reports)
+        .map(|(path, report)| Named {
+            path,
+            report,
+            label: args
+                .labels
+                .iter()
+                .rev()
+                .find(|(_, file)| file == *path)
+                .map(|(name, _)| name.as_str()),
+        })
         .collect();
-    let matrix = Matrix::of(&inputs, level)
+    if let [before, after] = named[..]
+        && args.before.is_some()
+    {
+        return regressions(before, after, level, args.markdown.as_deref());
+    }
+    let mut matrix = Matrix::of(&named, level)
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
     if let Some(path) = &args.html {
+        let set = SuiteSet::load(SuiteTree::open(args.suite_dir.as_deref())?);
+        if let Err(unshown) = matrix.show_fixtures(&set) {
+            eprintln!("warning: {}", escape::line(&unshown.to_string()));
+        }
         emit::matrix::write_html(&matrix, path)?;
     }
     if let Some(path) = &args.markdown {
@@ -1196,6 +1268,47 @@ fn compare(args: CompareArgs) -> anyhow::Result<Status> {
         out.flush()?;
     }
     Ok(Status::Success)
+}
+
+/// `compare --before OLD --after NEW`: the regression view, on stdout or
+/// in `markdown`; the warnings on stderr too, since a file may go unread.
+fn regressions(
+    before: Named<'_>,
+    after: Named<'_>,
+    level: Level,
+    markdown: Option<&Path>,
+) -> anyhow::Result<Status> {
+    let view = Regressions::of(before, after, level)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+    for warning in &view.warnings {
+        eprintln!(
+            "warning: {}",
+            escape::line(&emit::regression::warning_text(&view, warning))
+        );
+    }
+    let mut out = io::stdout().lock();
+    match markdown {
+        Some(path) => {
+            emit::regression::write_markdown(&view, path)?;
+            writeln!(out, "{}", emit::regression::summary(&view))?;
+        }
+        None => write!(out, "{}", emit::regression::markdown(&view))?,
+    }
+    out.flush()?;
+    Ok(if view.regressed() {
+        Status::Failures
+    } else {
+        Status::Success
+    })
+}
+
+/// The harness's own command line, as a report records it (arguments that
+/// are not Unicode are kept lossily: the record is for people and scripts
+/// to read, not to be executed byte for byte).
+fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|argument| argument.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Reads a JSON report; what comes from the file is printed escaped.

@@ -153,6 +153,7 @@ impl Validator for ReferenceValidator {
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),
             rules: Some(self.enabled_rules().map(str::to_owned).collect()),
+            other: Default::default(),
         }
     }
 

@@ -117,6 +117,7 @@ pub fn run(started: &RunStarted) -> Map<String, Value> {
             "claimed": started.claims.claimed,
             "catalog": started.claims.catalog,
         },
+        "commandLine": started.command_line,
     });
     match value {
         Value::Object(map) => map,

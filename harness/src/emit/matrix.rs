@@ -48,10 +48,36 @@ pub fn cell_text(cell: &Cell) -> String {
     }
 }
 
-/// An implementation's name and version, as a column heading says it.
-fn heading(matrix: &Matrix, column: usize) -> String {
-    let implementation = &matrix.implementations[column];
-    format!("{} {}", implementation.name, implementation.version)
+/// A column's heading: the report's label, or the implementation's name
+/// and version, told apart by the report's file where two are alike.
+fn heading(matrix: &Matrix, column: usize) -> &str {
+    &matrix.headings[column]
+}
+
+/// The `id` of a rule's section, `rule-<rule ID>`, the same on every page
+/// made of the rule (so a link to it survives regeneration). A rule ID is
+/// untrusted text and an `id` holds no space: every byte outside
+/// `[A-Za-z0-9.-]` is written `_XX` (its hex), which keeps IDs apart.
+pub fn rule_anchor(rule: &str) -> String {
+    let mut anchor = String::from("rule-");
+    for byte in rule.bytes() {
+        if byte.is_ascii_alphanumeric() || byte == b'.' || byte == b'-' {
+            anchor.push(char::from(byte));
+        } else {
+            let _ = write!(anchor, "_{byte:02X}");
+        }
+    }
+    anchor
+}
+
+/// The `x-` members an implementation announced, as `name: JSON` lines.
+fn extensions(implementation: &mcpdesc_protocol::Implementation) -> Vec<String> {
+    implementation
+        .other
+        .iter()
+        .filter(|(name, _)| name.starts_with("x-"))
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect()
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#111}\
@@ -62,7 +88,10 @@ td.none{color:#777;text-align:center}\
 tr.disagree>th{background:#fde2b8}\
 code{font-size:.9em}ul{margin:0;padding-left:1.1em}\
 .missing{color:#a00}.extra{color:#a00;font-weight:bold}\
-details{margin:.3em 0}summary{cursor:pointer}";
+details{margin:.3em 0}summary{cursor:pointer}\
+.scroll{overflow-x:auto;max-width:100%}\
+th.case{white-space:nowrap}th.case details{white-space:normal;max-width:40em}\
+pre.document{max-height:24em;overflow:auto;background:#f6f6f6;padding:.4em;white-space:pre}";
 
 const SCRIPT: &str = "document.querySelectorAll('button[data-sort]').forEach(function(b){\
 b.hidden=false;b.addEventListener('click',function(){\
@@ -140,16 +169,30 @@ pub fn page(matrix: &Matrix) -> String {
     // The implementations.
     out.push_str(
         "<h2 id=\"implementations\">Implementations</h2>\n<table id=\"implementations-table\">\n\
-         <thead><tr><th>#</th><th>name</th><th>version</th><th>language</th></tr></thead>\n<tbody>\n",
+         <thead><tr><th>#</th><th>column</th><th>name</th><th>version</th><th>language</th>\
+         <th>announced</th><th>report</th><th>command line</th></tr></thead>\n<tbody>\n",
     );
     for (index, implementation) in matrix.implementations.iter().enumerate() {
+        let announced: Vec<String> = extensions(implementation)
+            .iter()
+            .map(|line| format!("<code>{}</code>", html(line)))
+            .collect();
+        let command_line = matrix.command_lines[index]
+            .iter()
+            .map(|word| html(word))
+            .collect::<Vec<_>>()
+            .join(" ");
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td><code>{}</code></td><td><code>{command_line}</code></td></tr>",
             index + 1,
+            html(heading(matrix, index)),
             html(&implementation.name),
             html(&implementation.version),
-            html(&implementation.language)
+            html(&implementation.language),
+            announced.join("<br>"),
+            html(&matrix.files[index].display().to_string()),
         );
     }
     out.push_str("</tbody>\n</table>\n");
@@ -163,15 +206,15 @@ pub fn page(matrix: &Matrix) -> String {
         let _ = write!(
             out,
             " <button type=\"button\" data-sort=\"impl-{column}\" hidden>sort by {}</button>",
-            html(&heading(matrix, column))
+            html(heading(matrix, column))
         );
     }
     out.push_str("</p>\n<table id=\"matrix\">\n<thead><tr><th>rule</th><th>disagreements</th>");
     for column in 0..columns {
-        let _ = write!(out, "<th>{}</th>", html(&heading(matrix, column)));
+        let _ = write!(out, "<th>{}</th>", html(heading(matrix, column)));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for (index, row) in matrix.rules.iter().enumerate() {
+    for row in &matrix.rules {
         let class = if row.disagreements > 0 {
             " class=\"disagree\""
         } else {
@@ -191,7 +234,8 @@ pub fn page(matrix: &Matrix) -> String {
         }
         let _ = write!(
             out,
-            "><th><a href=\"#rule-{index}\">{}</a></th><td>{}</td>",
+            "><th><a href=\"#{}\">{}</a></th><td>{}</td>",
+            rule_anchor(&row.rule),
             html(&row.rule),
             row.disagreements
         );
@@ -207,14 +251,15 @@ pub fn page(matrix: &Matrix) -> String {
          <thead><tr><th>rule</th><th>revision</th>",
     );
     for column in 0..columns {
-        let _ = write!(out, "<th>{}</th>", html(&heading(matrix, column)));
+        let _ = write!(out, "<th>{}</th>", html(heading(matrix, column)));
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for (index, row) in matrix.rules.iter().enumerate() {
+    for row in &matrix.rules {
         for (revision, cells) in &row.per_revision {
             let _ = write!(
                 out,
-                "<tr><th><a href=\"#rule-{index}\">{}</a></th><td>{}</td>",
+                "<tr><th><a href=\"#{}\">{}</a></th><td>{}</td>",
+                rule_anchor(&row.rule),
                 html(&row.rule),
                 html(revision.as_str())
             );
@@ -227,17 +272,30 @@ pub fn page(matrix: &Matrix) -> String {
     out.push_str("</tbody>\n</table>\n");
     // Each rule's cases.
     out.push_str("<h2 id=\"cases\">Cases by rule</h2>\n");
-    for (index, row) in matrix.rules.iter().enumerate() {
+    if !matrix
+        .rules
+        .iter()
+        .flat_map(|row| &row.cases)
+        .any(|case| case.fixture.is_some())
+    {
+        out.push_str(
+            "<p>The fixtures are not shown: this page was made without the suite the reports \
+             ran.</p>\n",
+        );
+    }
+    for row in &matrix.rules {
         let _ = write!(
             out,
-            "<details id=\"rule-{index}\"><summary><code>{}</code>: {} case(s), {} disagreement(s)\
-             </summary>\n<table class=\"cases\">\n<thead><tr><th>case</th><th>expected</th>",
+            "<details id=\"{}\"><summary><code>{}</code>: {} case(s), {} disagreement(s)\
+             </summary>\n<div class=\"scroll\"><table class=\"cases\">\n<thead><tr><th>case</th>\
+             <th>expected</th>",
+            rule_anchor(&row.rule),
             html(&row.rule),
             row.cases.len(),
             row.disagreements
         );
         for column in 0..columns {
-            let _ = write!(out, "<th>{}</th>", html(&heading(matrix, column)));
+            let _ = write!(out, "<th>{}</th>", html(heading(matrix, column)));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         for case in &row.cases {
@@ -250,10 +308,22 @@ pub fn page(matrix: &Matrix) -> String {
                 || "not known".to_owned(),
                 |expected| html_findings(expected, None),
             );
+            let fixture = case.fixture.as_ref().map_or_else(String::new, |fixture| {
+                let statement = fixture.statement.as_deref().map_or_else(
+                    || "<p><em>no <code>x-test</code></em></p>".to_owned(),
+                    |statement| format!("<p>{}</p>", html(statement)),
+                );
+                format!(
+                    "<details><summary>fixture</summary>{statement}\
+                     <pre class=\"document\">{}</pre></details>",
+                    html(&fixture.text)
+                )
+            });
             let _ = write!(
                 out,
-                "<tr{class}><th><code>{}</code></th><td>{expected}</td>",
-                html(&case.id)
+                "<tr{class}><th class=\"case\"><code title=\"{id}\">{id}</code>{fixture}</th>\
+                 <td>{expected}</td>",
+                id = html(&case.id)
             );
             for answer in &case.answers {
                 let text = match answer {
@@ -293,7 +363,7 @@ pub fn page(matrix: &Matrix) -> String {
             }
             out.push_str("</tr>\n");
         }
-        out.push_str("</tbody>\n</table>\n</details>\n");
+        out.push_str("</tbody>\n</table></div>\n</details>\n");
     }
     let _ = write!(out, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
     out
@@ -327,7 +397,7 @@ pub fn tables(matrix: &Matrix) -> String {
         );
     }
     let headings: String = (0..columns)
-        .map(|column| format!(" {} |", markdown::text_cell(&heading(matrix, column))))
+        .map(|column| format!(" {} |", markdown::text_cell(heading(matrix, column))))
         .collect();
     let aligns = "--:|".repeat(columns);
     let _ = writeln!(out, "\n### Rules\n");
@@ -390,4 +460,21 @@ pub fn tables(matrix: &Matrix) -> String {
 /// A rule ID in a table cell, as the run's Markdown summary shows it.
 fn rule_cell(rule: &str) -> String {
     format!("`{}`", markdown::text_cell(rule).replace('`', "'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_anchor;
+
+    #[test]
+    fn a_rule_anchor_is_the_rule_id_with_every_other_byte_spelled_out() {
+        assert_eq!(
+            rule_anchor("mcpdesc.document.shape"),
+            "rule-mcpdesc.document.shape"
+        );
+        // No space, quote or markup survives; `_` is spelled out too, so
+        // two rule IDs never share an anchor.
+        assert_eq!(rule_anchor("a b\"<x>"), "rule-a_20b_22_3Cx_3E");
+        assert_ne!(rule_anchor("a_20"), rule_anchor("a "));
+    }
 }

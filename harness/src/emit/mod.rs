@@ -17,6 +17,8 @@ pub(crate) mod markdown;
 #[cfg(feature = "reports")]
 pub mod matrix;
 pub mod paint;
+#[cfg(feature = "reports")]
+pub mod regression;
 pub mod show;
 #[cfg(feature = "reports")]
 pub mod statement;

@@ -12,12 +12,13 @@
 //! rule.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use mcpdesc_protocol::{Implementation, Revision};
 
 use crate::outcome::comparison::Level;
-use crate::reports::{OutcomeRecord, Report};
+use crate::reports::{Named, OutcomeRecord};
+use crate::suite::SuiteSet;
 use crate::suite::expectation::Finding;
 
 /// Reports that cannot be compared.
@@ -42,6 +43,34 @@ pub enum MatrixError {
         /// This report's.
         found: String,
     },
+}
+
+/// Why the fixtures cannot be shown beside the cases.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UnshownFixtures {
+    /// The suite at hand is not the one the reports ran.
+    #[error(
+        "the fixtures are not shown: the reports are of the suite {reports}, but the suite \
+         here ({source_name}) is {here}; give the suite they ran with --suite-dir"
+    )]
+    OtherSuite {
+        /// The reports' suite hash.
+        reports: String,
+        /// The suite's at hand.
+        here: String,
+        /// Where the suite at hand comes from: a folder, or `built in`.
+        source_name: String,
+    },
+}
+
+/// A case's fixture, as the page shows it beside the case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseFixture {
+    /// What it says it tests (its `x-test` member).
+    pub statement: Option<String>,
+    /// Its source text, JSON or YAML as the suite holds it.
+    pub text: String,
 }
 
 /// Passes out of judged cases: one cell of the matrix.
@@ -93,6 +122,8 @@ pub struct CaseRow {
     pub answers: Vec<Answer>,
     /// Whether implementations that answered with findings disagree.
     pub disagreement: bool,
+    /// Its fixture, once [`Matrix::show_fixtures`] found it.
+    pub fixture: Option<CaseFixture>,
 }
 
 /// One rule: its cells, overall and per revision, and its cases.
@@ -119,6 +150,13 @@ pub struct Matrix {
     pub suite: String,
     /// The implementations, in the reports' order.
     pub implementations: Vec<Implementation>,
+    /// Each column's heading, in the reports' order (see
+    /// [`crate::reports::headings`]).
+    pub headings: Vec<String>,
+    /// Each report's file, as given, in the reports' order.
+    pub files: Vec<PathBuf>,
+    /// Each report's harness command line, in the reports' order.
+    pub command_lines: Vec<Vec<String>>,
     /// Every rule that some implementation was judged or reported on, by
     /// rule ID.
     pub rules: Vec<RuleRow>,
@@ -131,9 +169,13 @@ impl Matrix {
     /// # Errors
     ///
     /// No report, or reports of different suites.
-    pub fn of(reports: &[(&Path, &Report)], level: Level) -> Result<Matrix, MatrixError> {
-        let (first_path, first) = reports.first().ok_or(MatrixError::NoReports)?;
-        for (path, report) in reports {
+    pub fn of(reports: &[Named<'_>], level: Level) -> Result<Matrix, MatrixError> {
+        let Named {
+            path: first_path,
+            report: first,
+            ..
+        } = reports.first().ok_or(MatrixError::NoReports)?;
+        for Named { path, report, .. } in reports {
             if report.run.suite.hash != first.run.suite.hash {
                 return Err(MatrixError::Suite {
                     path: path.to_path_buf(),
@@ -148,7 +190,7 @@ impl Matrix {
         // the IDs of the cases that involve it.
         let mut rules: BTreeMap<String, RuleRow> = BTreeMap::new();
         let mut involved: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for (column, (_, report)) in reports.iter().enumerate() {
+        for (column, Named { report, .. }) in reports.iter().enumerate() {
             for case in &report.cases {
                 let Some(comparison) = case.outcome.comparison() else {
                     continue;
@@ -193,8 +235,9 @@ impl Matrix {
         // Each report's cases by ID, to put answers side by side.
         let by_id: Vec<BTreeMap<&str, &crate::reports::CaseRecord>> = reports
             .iter()
-            .map(|(_, report)| {
-                report
+            .map(|named| {
+                named
+                    .report
                     .cases
                     .iter()
                     .map(|case| (case.id.as_str(), case))
@@ -253,6 +296,7 @@ impl Matrix {
                     expected,
                     answers,
                     disagreement,
+                    fixture: None,
                 });
             }
         }
@@ -261,10 +305,55 @@ impl Matrix {
             suite: first.run.suite.hash.clone(),
             implementations: reports
                 .iter()
-                .map(|(_, report)| report.run.implementation.clone())
+                .map(|named| named.report.run.implementation.clone())
+                .collect(),
+            headings: crate::reports::headings(reports),
+            files: reports
+                .iter()
+                .map(|named| named.path.to_path_buf())
+                .collect(),
+            command_lines: reports
+                .iter()
+                .map(|named| named.report.run.command_line.clone())
                 .collect(),
             rules: rules.into_values().collect(),
         })
+    }
+
+    /// Puts each case's fixture from `set` beside it, when `set` is the
+    /// suite the reports ran (by content hash): a fixture of another suite
+    /// could say something other than what was judged.
+    ///
+    /// # Errors
+    ///
+    /// `set` is another suite; no fixture is shown then.
+    pub fn show_fixtures(&mut self, set: &SuiteSet) -> Result<(), UnshownFixtures> {
+        let here = set.tree.content_hash();
+        if here != self.suite {
+            return Err(UnshownFixtures::OtherSuite {
+                reports: self.suite.clone(),
+                here,
+                source_name: set
+                    .tree
+                    .root
+                    .as_ref()
+                    .map_or_else(|| "built in".to_owned(), |root| root.display().to_string()),
+            });
+        }
+        for case in self.rules.iter_mut().flat_map(|row| &mut row.cases) {
+            let fixture = case
+                .id
+                .split_once('@')
+                .map_or(case.id.as_str(), |(id, _)| id);
+            case.fixture = set
+                .find(fixture)
+                .and_then(|index| set.get(index))
+                .map(|entry| CaseFixture {
+                    statement: entry.fixture.statement().map(str::to_owned),
+                    text: entry.fixture.text.clone(),
+                });
+        }
+        Ok(())
     }
 
     /// Every revision some rule has a cell under, in revision order.

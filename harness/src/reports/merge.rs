@@ -421,6 +421,8 @@ pub fn merge<'s>(
             claimed: run.claims.claimed,
             catalog: run.claims.catalog,
         },
+        // The first shard's, until the caller says which command merged them.
+        command_line: run.command_line.clone(),
     };
     Ok(Merged {
         started,

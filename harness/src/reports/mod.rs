@@ -27,6 +27,7 @@ use crate::suite::expectation::{Finding, Findings};
 
 pub mod matrix;
 pub mod merge;
+pub mod regression;
 pub mod statement;
 
 /// A report that cannot be read.
@@ -101,6 +102,10 @@ pub struct RunRecord {
     pub cases: usize,
     /// The validator's claims.
     pub claims: ClaimsRecord,
+    /// The command line of the harness that wrote the report (empty in a
+    /// report from a harness that did not record it).
+    #[serde(default)]
+    pub command_line: Vec<String>,
 }
 
 impl RunRecord {
@@ -721,6 +726,60 @@ impl OutcomeRecord {
             _ => None,
         }
     }
+}
+
+/// A report as `compare` is given it: the file it came from, and the label
+/// it was given (`--label NAME=FILE`), if any.
+#[derive(Debug, Clone, Copy)]
+pub struct Named<'a> {
+    /// The file it was read from, as given.
+    pub path: &'a Path,
+    /// The report.
+    pub report: &'a Report,
+    /// The label it was given.
+    pub label: Option<&'a str>,
+}
+
+/// The heading each report goes by in a comparison, one per report in
+/// order: its label when it has one, else the implementation's name and
+/// version; a heading two reports share is told apart by the report's file
+/// (then by its position, for a file given twice), so that two runs of one
+/// validator are never two columns of the same name.
+pub fn headings(reports: &[Named<'_>]) -> Vec<String> {
+    let base: Vec<String> = reports
+        .iter()
+        .map(|named| match named.label {
+            Some(label) => label.to_owned(),
+            None => {
+                let implementation = &named.report.run.implementation;
+                format!("{} {}", implementation.name, implementation.version)
+            }
+        })
+        .collect();
+    let shared = |headings: &[String], index: usize| {
+        headings
+            .iter()
+            .enumerate()
+            .any(|(other, heading)| other != index && *heading == headings[index])
+    };
+    let with_files: Vec<String> = (0..reports.len())
+        .map(|index| {
+            if shared(&base, index) {
+                format!("{} ({})", base[index], reports[index].path.display())
+            } else {
+                base[index].clone()
+            }
+        })
+        .collect();
+    (0..reports.len())
+        .map(|index| {
+            if shared(&with_files, index) {
+                format!("{} #{}", with_files[index], index + 1)
+            } else {
+                with_files[index].clone()
+            }
+        })
+        .collect()
 }
 
 /// Just the version, read before the rest, so that a report of another

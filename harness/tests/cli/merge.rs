@@ -4,7 +4,8 @@
 //! What legitimately differs between a merged report and the unsharded
 //! one is removed before comparing: each case's `durationMs` (timings),
 //! and `run.options.selection`'s partition, which the merged run drops
-//! (the unsharded run never had one, so nothing is removed there). The
+//! (the unsharded run never had one, so nothing is removed there), and
+//! `run.commandLine`, which is each command's own (checked apart). The
 //! job count would differ when shards ran on other machines; here every
 //! run uses the same default.
 
@@ -55,9 +56,15 @@ fn merge(dir: &Path, name: &str, reports: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// A report without what differs from run to run.
+/// A report without what differs from run to run: the timings, and the
+/// command line that made it.
 fn without_timings(path: &Path) -> Value {
     let mut report: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    report["run"]
+        .as_object_mut()
+        .unwrap()
+        .remove("commandLine")
+        .unwrap();
     for case in report["cases"].as_array_mut().unwrap() {
         case.as_object_mut().unwrap().remove("durationMs").unwrap();
     }
@@ -145,6 +152,14 @@ fn shards_merge_into_the_whole(args: &[&str]) -> Option<i32> {
     let report: Value =
         serde_json::from_str(&fs::read_to_string(dir.join("merged.json")).unwrap()).unwrap();
     assert_valid(&schemas(), "report", &report);
+    // The merged report was made by `merge`, not by the first shard's run.
+    let command_line: Vec<&str> = report["run"]["commandLine"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|word| word.as_str().unwrap())
+        .collect();
+    assert_eq!(command_line[1..4], ["merge", shards[0], shards[1]]);
     assert_eq!(
         without_timings(&dir.join("merged.json")),
         without_timings(&dir.join("whole.json"))

@@ -101,7 +101,7 @@ fn failing_run(dir: &Path, out: &Path) -> Named {
     let compare = page
         .split("<tr")
         .filter(|row| row.contains("<small>fails</small>"))
-        .flat_map(|row| between(row, "<th><code>", "</code></th>"))
+        .flat_map(|row| between(row, "<th class=\"case\"><code title=\"", "\""))
         .collect();
     let report: Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     let report = report["cases"]

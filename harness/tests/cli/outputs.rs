@@ -91,6 +91,7 @@ fn the_report_and_the_events_say_the_same_and_match_the_schema() {
         assert_eq!(events[0]["event"], "run-started");
         assert_eq!(events[0]["implementation"], report["run"]["implementation"]);
         assert_eq!(events[0]["suite"], report["run"]["suite"]);
+        assert_eq!(events[0]["commandLine"], report["run"]["commandLine"]);
         assert_eq!(events[8]["event"], "run-finished");
         assert_eq!(events[8]["summary"], report["summary"]);
         for (index, event) in events[1..8].iter().enumerate() {
@@ -115,6 +116,20 @@ fn the_report_and_the_events_say_the_same_and_match_the_schema() {
     let report: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     assert_valid(&schemas, "report", &report);
     assert_eq!(report["run"]["mode"], "in-process");
+    // The command line that made it, as data: the program, then each
+    // argument as given.
+    let command_line = report["run"]["commandLine"].as_array().unwrap();
+    assert!(
+        command_line[0]
+            .as_str()
+            .unwrap()
+            .contains("mcpdesc-conformance"),
+        "{command_line:?}"
+    );
+    assert_eq!(
+        command_line[1..],
+        ["run", "--quiet", "--report", file.to_str().unwrap()]
+    );
     assert!(
         report["run"]["suite"]["hash"]
             .as_str()
