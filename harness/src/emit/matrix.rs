@@ -331,6 +331,7 @@ pub fn page(matrix: &Matrix) -> String {
                         findings,
                         complete,
                         passes,
+                        failing_rules,
                     } => {
                         let mut text = html_findings(findings, case.expected.as_ref());
                         if let Some(expected) = &case.expected {
@@ -354,7 +355,21 @@ pub fn page(matrix: &Matrix) -> String {
                             None => "not judged",
                         };
                         let _ = write!(text, "<div><small>{verdict}</small></div>");
+                        if !failing_rules.is_empty() {
+                            let _ = write!(
+                                text,
+                                "<div class=\"cause\"><small>the case fails on {}</small></div>",
+                                failing_rules
+                                    .iter()
+                                    .map(|rule| format!("<code>{}</code>", html(rule)))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            );
+                        }
                         text
+                    }
+                    Answer::Other(kind) if kind == "unclaimed" => {
+                        "<em>unclaimed: the validator does not claim this rule</em>".to_owned()
                     }
                     Answer::Other(kind) => format!("<em>{}</em>", html(kind)),
                     Answer::Absent => "<em>not in its report</em>".to_owned(),

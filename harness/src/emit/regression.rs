@@ -37,7 +37,10 @@ pub fn write_markdown(view: &Regressions, path: &Path) -> Result<(), FileError> 
 pub fn summary(view: &Regressions) -> String {
     let counts: Vec<String> = Change::ALL
         .iter()
-        .map(|change| format!("{} {}", view.count(*change), change.title()))
+        .map(|change| match (change, view.count(*change)) {
+            (Change::NewFailure, 1) => "1 new failure".to_owned(),
+            (change, count) => format!("{count} {}", change.title()),
+        })
         .collect();
     format!("{}; {} unchanged", counts.join(", "), view.unchanged)
 }
@@ -128,16 +131,12 @@ pub fn markdown(view: &Regressions) -> String {
         text_cell(&before.heading),
         view.level
     );
-    let new_failures = view.count(Change::NewFailure);
-    let verdict = if new_failures > 0 {
-        format!(
-            "**{new_failures} new failure{}**",
-            if new_failures == 1 { "" } else { "s" }
-        )
+    let verdict = if view.count(Change::NewFailure) > 0 {
+        "**New failures**"
     } else {
-        "**No new failure**".to_owned()
+        "**No new failure**"
     };
-    let _ = writeln!(out, "{verdict}. {}.\n", summary(view));
+    let _ = writeln!(out, "{verdict}: {}.\n", summary(view));
     for warning in &view.warnings {
         let _ = writeln!(
             out,

@@ -102,8 +102,12 @@ pub enum Answer {
         /// Whether the report kept all its findings (a report keeps only
         /// the first unexpected ones).
         complete: bool,
-        /// Whether the case passes at the level (`None`: not judged).
+        /// Whether the rule's own findings agree at the level (`None`: the
+        /// case is not judged).
         passes: Option<bool>,
+        /// The case's other rules whose findings disagree at the level: why
+        /// the case fails when this rule does not make it fail.
+        failing_rules: Vec<String>,
     },
     /// Another outcome, by the report's `kind` (`skipped`, `crashed`, …).
     Other(String),
@@ -268,15 +272,27 @@ impl Matrix {
                                     expected = Some(of_rule(&mut comparison.expected.iter()));
                                 }
                                 // Whether the rule's own findings agree,
-                                // whatever the case's other rules do.
-                                let passes = case.passes.at(level).map(|_| {
-                                    comparison.clone().comparison(case.passes).rule_passes(rule)
-                                        [level as usize]
-                                });
+                                // whatever the case's other rules do, and
+                                // which other rules make the case fail.
+                                let whole = comparison.clone().comparison(case.passes);
+                                let judged = case.passes.at(level).is_some();
+                                let passes =
+                                    judged.then(|| whole.rule_passes(rule)[level as usize]);
+                                let failing_rules = whole
+                                    .rules()
+                                    .into_iter()
+                                    .filter(|other| {
+                                        judged
+                                            && *other != rule.as_str()
+                                            && !whole.rule_passes(other)[level as usize]
+                                    })
+                                    .map(str::to_owned)
+                                    .collect();
                                 Answer::Findings {
                                     findings: of_rule(&mut comparison.reported().iter()),
                                     complete: comparison.complete(),
                                     passes,
+                                    failing_rules,
                                 }
                             }
                             None => Answer::Other(case.outcome.kind().to_owned()),

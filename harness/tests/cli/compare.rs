@@ -403,7 +403,7 @@ fn the_regression_view_exits_1_on_a_new_failure_and_names_it_by_rule_and_revisio
     assert_contains(
         &markdown,
         &[
-            &format!("**{} new failure", failing.len()),
+            &format!("**New failures**: {} new failures, 0 fixed", failing.len()),
             "### By rule and revision",
             &format!("### New failures ({})", failing.len()),
             "| report | `good.json` | `bad.json` |",
@@ -803,5 +803,62 @@ fn the_readme_regression_command_runs_as_written() {
     assert_contains(
         &fs::read_to_string(dir.join("comment.md")).unwrap(),
         &["### New failures ("],
+    );
+}
+
+/// Where a case fails because of another rule, the page says which; a
+/// rule the validator does not claim is said to be unclaimed.
+#[test]
+fn the_page_names_the_cause_and_the_unclaimed() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let reports = three_reports(dir, &[]);
+    compare(dir, &reports, &["--html", "page.html"]);
+    let html = fs::read_to_string(dir.join("page.html")).unwrap();
+    let section = |rule: &str| {
+        let start = html
+            .find(&format!("id=\"rule-{rule}\""))
+            .unwrap_or_else(|| panic!("no section for {rule}"));
+        let rest = &html[start..];
+        rest[..rest.find("</table>").unwrap()].to_owned()
+    };
+    let row = |section: &str, case: &str| {
+        let start = section
+            .find(&format!("title=\"{case}\""))
+            .unwrap_or_else(|| panic!("no row for {case}"));
+        let rest = &section[start..];
+        let cells: Vec<String> = rest[..rest.find("</tr>").unwrap()]
+            .split("<td>")
+            .skip(1)
+            .map(str::to_owned)
+            .collect();
+        cells
+    };
+    // The broken variant drops the shape findings: under the legacy rule
+    // it agrees, and the case fails on the shape rule.
+    let legacy = section("mcpdesc.protocol.legacy-validation-incomplete");
+    let cells = row(
+        &legacy,
+        "document/expected-invalid/missing-info.json@2024-11-05",
+    );
+    // expected, reference, python example, broken
+    assert_eq!(cells.len(), 4, "{cells:?}");
+    assert!(cells[3].contains("<small>passes</small>"), "{}", cells[3]);
+    assert!(
+        cells[3].contains(&format!("the case fails on <code>{DROPPED}</code>")),
+        "{}",
+        cells[3]
+    );
+    assert!(!cells[1].contains("the case fails on"), "{}", cells[1]);
+    // The Python example claims no elicitation rule.
+    let name = section("mcpdesc.elicitation.name");
+    let cells = row(
+        &name,
+        "elicitation/expected-invalid/declaration-name-pattern.json@2025-06-18",
+    );
+    assert!(
+        cells[2].contains("unclaimed: the validator does not claim this rule"),
+        "{}",
+        cells[2]
     );
 }
