@@ -488,13 +488,9 @@ fn shared_trials(
     let unknown = Claims::of(target.implementation(), &set.rules).unknown(&set.rules);
     if !unknown.is_empty() {
         let message = format!(
-            "the implementation claims rules that no catalog defines: {}; list the catalogs' \
-             rule IDs in `implementation().rules`, exactly as they are spelt",
-            unknown
-                .iter()
-                .map(|id| format!("`{}`", escape::line(id)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "the implementation claims {}; list the catalogs' rule IDs in \
+             `implementation().rules`, exactly as they are spelt",
+            text::unknown_rules(&unknown, &set.rules)
         );
         trials.push(Trial::test("validator::claims", move || {
             Err(Failed::from(message))

@@ -949,37 +949,15 @@ fn claim<'a>(
         "the validator claims (`rules` in its reply to `start`)"
     };
     eprintln!(
-        "error: {whose} {} that no catalog defines: {}; a claim of an unknown rule would judge \
-         nothing (`mcpdesc-conformance check` prints the catalogs' rules)",
-        if unknown.len() == 1 {
-            "a rule"
-        } else {
-            "rules"
-        },
-        unknown
-            .iter()
-            .map(|id| format!("`{}`{}", escape::line(id), nearest_rule(id, set)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        "error: {whose} {}; a claim of an unknown rule would judge nothing \
+         (`mcpdesc-conformance check` prints the catalogs' rules)",
+        report::unknown_rules(&unknown, &set.rules)
     );
     Err(if listed.is_some() {
         Status::UsageOrSuite
     } else {
         Status::ValidatorUnavailable
     })
-}
-
-/// ` (did you mean `…`?)` naming the catalogued rule ID nearest to `id`,
-/// when one is near enough to be a misspelling of it.
-fn nearest_rule(id: &str, set: &SuiteSet) -> String {
-    set.rules
-        .iter()
-        .map(|rule| (case::edit_distance(id, &rule.id), &rule.id))
-        .filter(|(distance, _)| *distance <= 3.max(id.len() / 5))
-        .min()
-        .map_or_else(String::new, |(_, rule)| {
-            format!(" (did you mean `{rule}`?)")
-        })
 }
 
 /// The rule IDs `--rules` gives: the lines of the file it names (without

@@ -159,19 +159,10 @@ pub fn smoke(validator: &ExternalValidator, set: &SuiteSet) -> SmokeReport {
             checks.push(Check {
                 subject: "claimed rules".into(),
                 problem: Some(format!(
-                    "`rules` in the reply to `start` lists {} that no catalog defines: {}; \
-                     `run` refuses such a claim. List the catalogs' rule IDs exactly as \
-                     `mcpdesc-conformance check` prints them, and report findings under them",
-                    if unknown.len() == 1 {
-                        "a rule"
-                    } else {
-                        "rules"
-                    },
-                    unknown
-                        .iter()
-                        .map(|id| format!("`{}`", escape::line(id)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "`rules` in the reply to `start` lists {}; `run` refuses such a claim. \
+                     List the catalogs' rule IDs exactly as `mcpdesc-conformance check` prints \
+                     them, and report findings under them",
+                    text::unknown_rules(&unknown, &set.rules)
                 )),
                 detail: String::new(),
             });

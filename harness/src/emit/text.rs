@@ -14,6 +14,7 @@ use crate::judge::summary::{Summary, Tally};
 use crate::outcome::comparison::Level;
 use crate::outcome::failure::{Awaiting, Crash, ExtraLine, FailureKind, ProtocolProblem};
 use crate::outcome::{CaseResult, NotRun, Outcome, Skip, Unclaimed};
+use crate::suite::catalog::RuleIndex;
 use crate::suite::expectation::{Finding, Findings};
 use crate::suite::fixture::Fixture;
 use crate::suite::{SuiteProblem, SuiteSet};
@@ -602,6 +603,35 @@ pub(crate) fn summary(summary: &Summary, decisive: Level, paint: Palette) -> Str
     }
     text.push('\n');
     text
+}
+
+/// Claimed rule IDs that no catalog defines, in words: `a rule that no
+/// catalog defines: `x` (did you mean `y`?)`, naming the catalogued rule
+/// each is likely a misspelling of.
+pub fn unknown_rules(unknown: &[String], rules: &RuleIndex) -> String {
+    let nearest = |id: &str| {
+        rules
+            .iter()
+            .map(|rule| (crate::suite::case::edit_distance(id, &rule.id), &rule.id))
+            .filter(|(distance, _)| *distance <= 3.max(id.len() / 5))
+            .min()
+            .map_or_else(String::new, |(_, rule)| {
+                format!(" (did you mean `{rule}`?)")
+            })
+    };
+    format!(
+        "{} that no catalog defines: {}",
+        if unknown.len() == 1 {
+            "a rule"
+        } else {
+            "rules"
+        },
+        unknown
+            .iter()
+            .map(|id| format!("`{}`{}", escape::line(id), nearest(id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// What a run's rates are rates of, in one line: the suite's version, the
