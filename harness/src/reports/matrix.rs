@@ -237,17 +237,8 @@ impl Matrix {
             }
         }
         // Each report's cases by ID, to put answers side by side.
-        let by_id: Vec<BTreeMap<&str, &crate::reports::CaseRecord>> = reports
-            .iter()
-            .map(|named| {
-                named
-                    .report
-                    .cases
-                    .iter()
-                    .map(|case| (case.id.as_str(), case))
-                    .collect()
-            })
-            .collect();
+        let by_id: Vec<BTreeMap<&str, &crate::reports::CaseRecord>> =
+            reports.iter().map(|named| named.by_id()).collect();
         for (rule, row) in &mut rules {
             for id in involved.get(rule.as_str()).into_iter().flatten() {
                 let of_rule = |findings: &mut dyn Iterator<Item = &Finding>| {

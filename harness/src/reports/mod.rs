@@ -8,7 +8,7 @@
 //! An outcome reads back into the harness's own [`Outcome`], so that the
 //! emitters that wrote a run's outputs write them again from a report.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -738,6 +738,17 @@ pub struct Named<'a> {
     pub report: &'a Report,
     /// The label it was given.
     pub label: Option<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// The report's cases by ID, to put cases of two reports side by side.
+    pub fn by_id(self) -> BTreeMap<&'a str, &'a CaseRecord> {
+        self.report
+            .cases
+            .iter()
+            .map(|case| (case.id.as_str(), case))
+            .collect()
+    }
 }
 
 /// The heading each report goes by in a comparison, one per report in

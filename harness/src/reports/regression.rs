@@ -207,8 +207,8 @@ impl Regressions {
         level: Level,
     ) -> Result<Regressions, RegressionError> {
         let headings = crate::reports::headings(&[before, after]);
-        let old: BTreeMap<&str, &CaseRecord> = by_id(before);
-        let new: BTreeMap<&str, &CaseRecord> = by_id(after);
+        let old: BTreeMap<&str, &CaseRecord> = before.by_id();
+        let new: BTreeMap<&str, &CaseRecord> = after.by_id();
         if !old.is_empty() && !new.is_empty() && !old.keys().any(|id| new.contains_key(id)) {
             return Err(RegressionError::NothingInCommon {
                 before: before.path.to_path_buf(),
@@ -328,15 +328,6 @@ impl Regressions {
     pub fn regressed(&self) -> bool {
         self.count(Change::NewFailure) > 0
     }
-}
-
-fn by_id(named: Named<'_>) -> BTreeMap<&str, &CaseRecord> {
-    named
-        .report
-        .cases
-        .iter()
-        .map(|case| (case.id.as_str(), case))
-        .collect()
 }
 
 /// The rules whose findings a compared case got wrong (missed, unexpected,
