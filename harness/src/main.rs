@@ -913,7 +913,16 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
                 schedule.max_consecutive_failures
             );
         } else if summary.total.judged() == 0 {
-            eprintln!("error: no case was judged: the validator skipped every selected case");
+            let total = &summary.total;
+            if total.unclaimed == 0 {
+                eprintln!("error: no case was judged: the validator skipped every selected case");
+            } else {
+                eprintln!(
+                    "error: no case was judged: {} of the selected cases expect findings only of \
+                     rules the validator does not claim, and it skipped the other {}",
+                    total.unclaimed, total.skipped
+                );
+            }
         }
     }
     Ok(status)
