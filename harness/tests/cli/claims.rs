@@ -455,3 +455,28 @@ fn every_output_states_the_claimed_rules_and_the_unclaimed_cases() {
         .unwrap();
     assert_eq!(&finished["summary"]["total"], total);
 }
+
+/// A selection whose every case is unclaimed judges nothing, and the
+/// error says why: not that the validator skipped them.
+#[test]
+fn a_run_with_every_case_unclaimed_says_so() {
+    let output = super::harness()
+        .args([
+            "run",
+            "--rules",
+            "mcpdesc.elicitation.name",
+            "--filter",
+            "document/expected-invalid/missing-info.json@2025-06-18",
+        ])
+        .output()
+        .unwrap();
+    let stderr = super::stderr_of(&output);
+    assert!(
+        stderr.contains(
+            "no case was judged: 1 of the selected cases expect findings only of rules the \
+             validator does not claim, and it skipped the other 0"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("skipped every selected case"), "{stderr}");
+}
