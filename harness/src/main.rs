@@ -368,6 +368,10 @@ struct CertifyArgs {
     /// it does not (1).
     #[arg(long, value_name = "STATEMENT", conflicts_with = "statement")]
     check: Option<PathBuf>,
+    /// With --check: read the results from this JSON report (`run
+    /// --report`) instead of running the validator.
+    #[arg(long, value_name = "REPORT", requires = "check")]
+    check_report: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -656,6 +660,7 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
         statement: path,
         statement_markdown,
         check,
+        check_report,
     } = args;
     let Some(check) = check else {
         let mut statement = None;
@@ -674,6 +679,26 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
         return Ok(status);
     };
     let stated = reports::statement::read(&check)?;
+    if let Some(path) = check_report {
+        let shard = merge::Shard {
+            report: read_report(&path)?,
+            path,
+        };
+        let set = SuiteSet::load(SuiteTree::open(run_args.select.suite_dir.as_deref())?);
+        let source = match &set.tree.root {
+            Some(root) => root.display().to_string(),
+            None => "built in".to_owned(),
+        };
+        let merged = merge::merge(std::slice::from_ref(&shard), &set, &source)
+            .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
+        let mut now = None;
+        let known = known_failures(&stated)?;
+        merged.replay(&mut emit::statement::Certify::new(known, &mut now))?;
+        return Ok(match now {
+            Some(now) => holds(&stated, &now),
+            None => Status::UsageOrSuite,
+        });
+    }
     // What the statement states decides the run; the command line gives
     // the validator and how to reach it.
     run_args.level = stated.level.clone();
@@ -702,25 +727,7 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
     let baseline_dir = tempfile::tempdir()?;
     if !stated.known_failures.is_empty() {
         let file = baseline_dir.path().join("known-failures.yaml");
-        let baseline = Baseline::new(
-            stated
-                .known_failures
-                .iter()
-                .map(|failure| -> anyhow::Result<_> {
-                    Ok(mcpdesc_conformance::baseline::Entry {
-                        case: failure.case.clone(),
-                        revision: failure
-                            .revision
-                            .as_deref()
-                            .map(str::parse)
-                            .transpose()
-                            .map_err(anyhow::Error::msg)?,
-                        reason: failure.reason.clone(),
-                        link: failure.link.clone(),
-                    })
-                })
-                .collect::<anyhow::Result<_>>()?,
-        );
+        let baseline = Baseline::new(known_failures(&stated)?);
         baseline.write(&file)?;
         run_args.baseline = Some(file);
     }
@@ -729,7 +736,34 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
     let Some(now) = now else {
         return Ok(status);
     };
-    let differences = stated.differences(&now);
+    Ok(holds(&stated, &now))
+}
+
+/// The known failures a statement declares, as baseline entries.
+fn known_failures(stated: &Statement) -> anyhow::Result<Vec<mcpdesc_conformance::baseline::Entry>> {
+    stated
+        .known_failures
+        .iter()
+        .map(|failure| {
+            Ok(mcpdesc_conformance::baseline::Entry {
+                case: failure.case.clone(),
+                revision: failure
+                    .revision
+                    .as_deref()
+                    .map(str::parse)
+                    .transpose()
+                    .map_err(anyhow::Error::msg)?,
+                reason: failure.reason.clone(),
+                link: failure.link.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Says whether `stated` still holds, `now` being the statement of the
+/// same selection made again, and the exit status that says it.
+fn holds(stated: &Statement, now: &Statement) -> Status {
+    let differences = stated.differences(now);
     if differences.is_empty() {
         println!(
             "the statement holds: {} {}, {} profile, suite {}, {} of {} rules at the {} level",
@@ -741,13 +775,13 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
             now.claims.catalog,
             now.level
         );
-        return Ok(Status::Success);
+        return Status::Success;
     }
     println!("the statement no longer holds:");
     for difference in &differences {
         println!("  - {}", escape::line(difference));
     }
-    Ok(Status::Failures)
+    Status::Failures
 }
 
 /// Runs the suite as `args` say, and does what `end` asks besides.

@@ -156,3 +156,48 @@ fn a_broken_statement_is_refused() {
         &["s.json: not a conformance statement of layout 1: missing field"],
     );
 }
+
+/// `--check-report` checks a statement against a report instead of a
+/// run: the reference's report holds up its statement, and another
+/// validator's report does not.
+#[test]
+fn a_statement_is_checked_against_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let run = |args: &[&str]| {
+        harness()
+            .current_dir(dir)
+            .args(["run", "--quiet"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run(&["--report", "reference.json"]).status.code(), Some(0));
+    let python = python_example(None);
+    run(&["--validator", &python, "--report", "python.json"]);
+    let output = certify(dir, &["--statement", "s.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let check = |report: &str| certify(dir, &["--check", "s.json", "--check-report", report]);
+    let holds = check("reference.json");
+    assert_eq!(
+        holds.status.code(),
+        Some(0),
+        "{}{}",
+        stdout_of(&holds),
+        stderr_of(&holds)
+    );
+    assert_contains(
+        &stdout_of(&holds),
+        &["the statement holds: mcpdesc-reference"],
+    );
+    let other = check("python.json");
+    assert_eq!(other.status.code(), Some(1), "{}", stdout_of(&other));
+    assert_contains(
+        &stdout_of(&other),
+        &[
+            "the statement no longer holds:",
+            "- profile: stated full, now failing",
+            "- implementation: stated",
+        ],
+    );
+}
