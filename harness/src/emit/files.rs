@@ -262,11 +262,15 @@ impl<'s> Markdown<'s> {
             );
         }
         let rate = text::percent;
+        // The unclaimed column only when some case is, as in the human
+        // report.
+        let unclaimed = total.unclaimed > 0;
         let _ = writeln!(
             text,
-            "| revision | cases | skipped | errors | verdict | rules | exact |"
+            "| revision | cases | skipped |{} errors | verdict | rules | exact |\n|---|--:|--:|{}--:|--:|--:|--:|",
+            if unclaimed { " unclaimed |" } else { "" },
+            if unclaimed { "--:|" } else { "" }
         );
-        let _ = writeln!(text, "|---|--:|--:|--:|--:|--:|--:|");
         let rows = finished
             .summary
             .per_revision
@@ -276,9 +280,14 @@ impl<'s> Markdown<'s> {
         for (name, tally) in rows {
             let _ = writeln!(
                 text,
-                "| {name} | {} | {} | {} | {} | {} | {} |",
+                "| {name} | {} | {} |{} {} | {} | {} | {} |",
                 tally.cases,
                 tally.skipped,
+                if unclaimed {
+                    format!(" {} |", tally.unclaimed)
+                } else {
+                    String::new()
+                },
                 tally.errors,
                 rate(tally, Level::Verdict),
                 rate(tally, Level::Rules),

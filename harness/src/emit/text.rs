@@ -564,18 +564,33 @@ pub fn problems(problems: &[SuiteProblem]) -> String {
 /// coloured by `paint`.
 pub(crate) fn summary(summary: &Summary, decisive: Level, paint: Palette) -> String {
     let mut text = String::new();
+    // The unclaimed column only when some case is: most validators claim
+    // every rule, and their table stays as it was.
+    let unclaimed = summary.total.unclaimed > 0;
     let _ = writeln!(
         text,
-        "{:<12} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
-        "revision", "cases", "skipped", "errors", "verdict", "rules", "exact"
+        "{:<12} {:>6} {:>8}{} {:>8} {:>9} {:>9} {:>9}",
+        "revision",
+        "cases",
+        "skipped",
+        if unclaimed { " unclaimed" } else { "" },
+        "errors",
+        "verdict",
+        "rules",
+        "exact"
     );
     let row = |text: &mut String, name: &str, tally: &Tally| {
         let rate = |level| paint.rate(tally, level);
         let _ = writeln!(
             text,
-            "{name:<12} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
+            "{name:<12} {:>6} {:>8}{} {:>8} {:>9} {:>9} {:>9}",
             tally.cases,
             tally.skipped,
+            if unclaimed {
+                format!(" {:>9}", tally.unclaimed)
+            } else {
+                String::new()
+            },
             tally.errors,
             rate(Level::Verdict),
             rate(Level::Rules),

@@ -420,10 +420,26 @@ fn every_output_states_the_claimed_rules_and_the_unclaimed_cases() {
         human.contains(&format!(", {unclaimed} unclaimed\n")),
         "{human}"
     );
+    // The per-revision tables count them in a column of their own.
+    let all: Vec<&str> = human
+        .lines()
+        .find(|line| line.starts_with("all "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        all[1..4],
+        [cases.to_string(), "0".to_owned(), unclaimed.to_string()],
+        "{human}"
+    );
     let markdown = std::fs::read_to_string(at("summary.md")).unwrap();
     assert!(markdown.contains(&statement), "{markdown}");
     assert!(
         markdown.contains(&format!(", {unclaimed} unclaimed.**")),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(&format!("| **all** | {cases} | 0 | {unclaimed} | 0 |")),
         "{markdown}"
     );
     let badge: serde_json::Value =
