@@ -119,8 +119,17 @@ impl Baseline {
     /// [`BaselineError`] for a file that cannot be read or parsed (with
     /// line and column), or entries that match no case.
     pub fn load(path: &Path, cases: &[Case<'_>]) -> Result<Baseline, BaselineError> {
-        let file = path.display().to_string();
-        let baseline = Baseline::read(path)?.measured(cases);
+        Baseline::read(path)?.matched(&path.display().to_string(), cases)
+    }
+
+    /// This baseline (from `file`, for errors), with each entry measured
+    /// against `cases` as [`Baseline::load`] measures a file's.
+    ///
+    /// # Errors
+    ///
+    /// [`BaselineError::Unmatched`] for entries that match no case.
+    pub fn matched(self, file: &str, cases: &[Case<'_>]) -> Result<Baseline, BaselineError> {
+        let baseline = self.measured(cases);
         let unmatched: Vec<String> = baseline
             .failures
             .iter()
@@ -132,7 +141,7 @@ impl Baseline {
             Ok(baseline)
         } else {
             Err(BaselineError::Unmatched {
-                file,
+                file: file.to_owned(),
                 cases: unmatched,
             })
         }

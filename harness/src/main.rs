@@ -363,10 +363,10 @@ struct CertifyArgs {
     #[arg(long, value_name = "FILE", requires = "statement")]
     statement_markdown: Option<PathBuf>,
     /// Check STATEMENT instead: run what it states (its selection, level,
-    /// claimed rules and known failures) against the validator given now,
-    /// and say whether every figure still holds (exit status 0) or where
-    /// it does not (1).
-    #[arg(long, value_name = "STATEMENT", conflicts_with = "statement")]
+    /// claimed rules and known failures, which take the place of the
+    /// command line's) against the validator given now, and say whether
+    /// every figure still holds (exit status 0) or where it does not (1).
+    #[arg(long, value_name = "STATEMENT", conflicts_with_all = ["statement", "baseline", "rules"])]
     check: Option<PathBuf>,
     /// With --check: read the results from this JSON report (`run
     /// --report`) instead of running the validator.
@@ -651,6 +651,16 @@ enum End<'a> {
     Baseline(&'a Path),
     /// Makes its conformance statement.
     Certify(&'a mut Option<Statement>),
+    /// Makes its conformance statement to check `stated` (read from
+    /// `file`), whose known failures are the run's baseline.
+    Check {
+        /// The statement checked.
+        stated: &'a Statement,
+        /// Where it was read from, for errors.
+        file: &'a Path,
+        /// The statement of this run.
+        out: &'a mut Option<Statement>,
+    },
 }
 
 /// `certify`: runs the suite and writes its statement, or checks one.
@@ -685,14 +695,10 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
             path,
         };
         let set = SuiteSet::load(SuiteTree::open(run_args.select.suite_dir.as_deref())?);
-        let source = match &set.tree.root {
-            Some(root) => root.display().to_string(),
-            None => "built in".to_owned(),
-        };
-        let merged = merge::merge(std::slice::from_ref(&shard), &set, &source)
+        let merged = merge::merge(std::slice::from_ref(&shard), &set, &set.tree.source())
             .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
         let mut now = None;
-        let known = known_failures(&stated)?;
+        let known = stated.baseline_entries();
         merged.replay(&mut emit::statement::Certify::new(known, &mut now))?;
         return Ok(match now {
             Some(now) => holds(&stated, &now),
@@ -708,56 +714,24 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
         .listed
         .as_ref()
         .map(|listed| listed.iter().cloned().collect::<Vec<_>>().join(","));
+    let selection =
+        Selection::from_words(&stated.selection).with_context(|| format!("{}", check.display()))?;
     let select = &mut run_args.select;
-    for word in &stated.selection {
-        let (option, value) = word.split_once('=').unwrap_or((word, ""));
-        match option {
-            "--suite" => select.suites.push(value.to_owned()),
-            "--revision" => select
-                .revisions
-                .push(value.parse().map_err(anyhow::Error::msg)?),
-            "--filter" => select.filters.push(value.to_owned()),
-            "--partition" => select.partition = Some(value.parse().map_err(anyhow::Error::msg)?),
-            _ => anyhow::bail!(
-                "{}: the selection has `{word}`, which this harness does not know",
-                check.display()
-            ),
-        }
-    }
-    let baseline_dir = tempfile::tempdir()?;
-    if !stated.known_failures.is_empty() {
-        let file = baseline_dir.path().join("known-failures.yaml");
-        let baseline = Baseline::new(known_failures(&stated)?);
-        baseline.write(&file)?;
-        run_args.baseline = Some(file);
-    }
+    select.suites = selection.suites;
+    select.revisions = selection.revisions;
+    select.filters = selection.filters;
+    select.partition = selection.partition;
     let mut now = None;
-    let status = execute(run_args, End::Certify(&mut now), None)?;
+    let end = End::Check {
+        stated: &stated,
+        file: &check,
+        out: &mut now,
+    };
+    let status = execute(run_args, end, None)?;
     let Some(now) = now else {
         return Ok(status);
     };
     Ok(holds(&stated, &now))
-}
-
-/// The known failures a statement declares, as baseline entries.
-fn known_failures(stated: &Statement) -> anyhow::Result<Vec<mcpdesc_conformance::baseline::Entry>> {
-    stated
-        .known_failures
-        .iter()
-        .map(|failure| {
-            Ok(mcpdesc_conformance::baseline::Entry {
-                case: failure.case.clone(),
-                revision: failure
-                    .revision
-                    .as_deref()
-                    .map(str::parse)
-                    .transpose()
-                    .map_err(anyhow::Error::msg)?,
-                reason: failure.reason.clone(),
-                link: failure.link.clone(),
-            })
-        })
-        .collect()
 }
 
 /// Says whether `stated` still holds, `now` being the statement of the
@@ -797,10 +771,7 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
     let (set, selection) = load(&args.select)?;
     let cases = selection.cases(&set);
     let external = args.external.validator(&set.revisions)?;
-    let source = match &set.tree.root {
-        Some(root) => root.display().to_string(),
-        None => "built in".to_owned(),
-    };
+    let source = set.tree.source();
     // A broken suite would be blamed on the validator (a case whose
     // expectation names an unknown rule fails whatever it replies), so
     // nothing is judged until the suite is sound.
@@ -818,9 +789,15 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
     let suite_cases = Selection::default().cases(&set);
-    let baseline = match &args.baseline {
-        Some(path) => Some(Baseline::load(path, &suite_cases)?),
-        None => None,
+    let baseline = match (&end, &args.baseline) {
+        // A statement's known failures are the baseline of its check.
+        (End::Check { stated, file, .. }, _) if !stated.known_failures.is_empty() => Some(
+            Baseline::new(stated.baseline_entries())
+                .matched(&file.display().to_string(), &suite_cases)?,
+        ),
+        (End::Check { .. }, _) => None,
+        (_, Some(path)) => Some(Baseline::load(path, &suite_cases)?),
+        (_, None) => None,
     };
     let schedule = match &external {
         Some(external) => external.schedule(),
@@ -861,7 +838,7 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
             timeout: external.as_ref().map(|external| external.timeout),
             max_diagnostics: external.as_ref().map(|external| external.max_diagnostics),
             max_consecutive_failures: schedule.max_consecutive_failures,
-            selection: selection_words(&args.select),
+            selection: selection.words(),
         },
         cases: cases.len(),
         claims,
@@ -889,7 +866,7 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
         emitters.push(Annotations::new(io::stdout(), &set, level));
     }
     args.outputs.push_into(&mut emitters, &set, level);
-    if let End::Certify(out) = end {
+    if let End::Certify(out) | End::Check { out, .. } = end {
         let entries = baseline
             .as_ref()
             .map(|baseline| baseline.failures.clone())
@@ -1182,24 +1159,6 @@ impl Progress for Bar {
     }
 }
 
-/// The selection options as given, for reports.
-fn selection_words(select: &SelectArgs) -> Vec<String> {
-    let mut words = Vec::new();
-    for suite in &select.suites {
-        words.push(format!("--suite={suite}"));
-    }
-    for revision in &select.revisions {
-        words.push(format!("--revision={revision}"));
-    }
-    for filter in &select.filters {
-        words.push(format!("--filter={filter}"));
-    }
-    if let Some(partition) = select.partition {
-        words.push(format!("--partition={partition}"));
-    }
-    words
-}
-
 fn merge(args: MergeArgs) -> anyhow::Result<Status> {
     let shards = args
         .reports
@@ -1213,11 +1172,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
-    let source = match &set.tree.root {
-        Some(root) => root.display().to_string(),
-        None => "built in".to_owned(),
-    };
-    let mut merged = merge::merge(&shards, &set, &source)
+    let mut merged = merge::merge(&shards, &set, &set.tree.source())
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
     // The merged report is made by this command, not by the first shard's.
     merged.started.command_line = command_line();

@@ -340,11 +340,7 @@ impl Matrix {
             return Err(UnshownFixtures::OtherSuite {
                 reports: self.suite.clone(),
                 here,
-                source_name: set
-                    .tree
-                    .root
-                    .as_ref()
-                    .map_or_else(|| "built in".to_owned(), |root| root.display().to_string()),
+                source_name: set.tree.source(),
             });
         }
         for case in self.rules.iter_mut().flat_map(|row| &mut row.cases) {

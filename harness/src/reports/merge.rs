@@ -26,7 +26,7 @@ use crate::outcome::{CaseResult, NotRun, Outcome};
 use crate::reports::{CaseRecord, Report, RunRecord};
 use crate::run::Finished;
 use crate::suite::SuiteSet;
-use crate::suite::case::{Case, Partition, Selection};
+use crate::suite::case::{Case, Partition, Selection, UnknownWord};
 
 /// One report to merge, with the file it was read from.
 #[derive(Debug, Clone)]
@@ -191,31 +191,19 @@ pub struct Merged<'s> {
     pub end: RunEnd,
 }
 
-/// The selection a report's `selection` words stand for, and its
-/// partition apart.
+/// The selection a report's `selection` words stand for, and its words
+/// without the partition (the merged run is not a shard).
 fn selection(path: &Path, words: &[String]) -> Result<(Selection, Vec<String>), MergeError> {
-    let mut selection = Selection::default();
-    let mut kept = Vec::new();
-    for word in words {
-        let unknown = || MergeError::Selection {
+    let selection =
+        Selection::from_words(words).map_err(|UnknownWord(word)| MergeError::Selection {
             path: path.to_path_buf(),
-            word: word.clone(),
-        };
-        let (option, value) = word.split_once('=').ok_or_else(unknown)?;
-        match option {
-            "--suite" => selection.suites.push(value.to_owned()),
-            "--revision" => selection
-                .revisions
-                .push(value.parse().map_err(|_| unknown())?),
-            "--filter" => selection.filters.push(value.to_owned()),
-            "--partition" => {
-                selection.partition = Some(value.parse::<Partition>().map_err(|_| unknown())?);
-                continue;
-            }
-            _ => return Err(unknown()),
-        }
-        kept.push(word.clone());
+            word,
+        })?;
+    let kept = Selection {
+        partition: None,
+        ..selection.clone()
     }
+    .words();
     Ok((selection, kept))
 }
 

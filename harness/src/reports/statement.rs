@@ -127,6 +127,32 @@ pub struct KnownFailure {
     pub link: Option<String>,
 }
 
+impl KnownFailure {
+    /// The known failure a baseline's `entry` declares.
+    pub fn of(entry: &Entry) -> KnownFailure {
+        KnownFailure {
+            case: entry.case.clone(),
+            revision: entry.revision.map(|revision| revision.as_str().to_owned()),
+            reason: entry.reason.clone(),
+            link: entry.link.clone(),
+        }
+    }
+
+    /// The baseline entry that declares it, or `None` when its revision is
+    /// not an MCP revision's date.
+    pub fn entry(&self) -> Option<Entry> {
+        Some(Entry {
+            case: self.case.clone(),
+            revision: match &self.revision {
+                Some(revision) => Some(revision.parse().ok()?),
+                None => None,
+            },
+            reason: self.reason.clone(),
+            link: self.link.clone(),
+        })
+    }
+}
+
 /// Results per revision and per rule, and overall.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -235,15 +261,7 @@ impl Statement {
                 claimed: started.claims.claimed,
                 catalog: started.claims.catalog,
             },
-            known_failures: baseline
-                .iter()
-                .map(|entry| KnownFailure {
-                    case: entry.case.clone(),
-                    revision: entry.revision.map(|revision| revision.as_str().to_owned()),
-                    reason: entry.reason.clone(),
-                    link: entry.link.clone(),
-                })
-                .collect(),
+            known_failures: baseline.iter().map(KnownFailure::of).collect(),
             results,
             failing,
         }
@@ -342,6 +360,18 @@ pub enum StatementError {
         /// Why.
         error: std::io::Error,
     },
+    /// A known failure's revision is not an MCP revision's date.
+    #[error(
+        "{file}: the known failure `{case}` names the revision `{revision}`, which is not a date"
+    )]
+    BadRevision {
+        /// The file.
+        file: String,
+        /// The entry's case.
+        case: String,
+        /// Its revision, as written.
+        revision: String,
+    },
     /// It is not a statement of this layout.
     #[error("{file}: not a conformance statement of layout {STATEMENT_VERSION}: {error}")]
     Malformed {
@@ -364,5 +394,34 @@ pub fn read(path: &std::path::Path) -> Result<Statement, StatementError> {
         file: file.clone(),
         error,
     })?;
-    serde_json::from_str(&text).map_err(|error| StatementError::Malformed { file, error })
+    let statement: Statement =
+        serde_json::from_str(&text).map_err(|error| StatementError::Malformed {
+            file: file.clone(),
+            error,
+        })?;
+    // Every declared failure must read as a baseline entry, since a check
+    // runs with them.
+    if let Some(bad) = statement
+        .known_failures
+        .iter()
+        .find(|failure| failure.entry().is_none())
+    {
+        return Err(StatementError::BadRevision {
+            file,
+            case: bad.case.clone(),
+            revision: bad.revision.clone().unwrap_or_default(),
+        });
+    }
+    Ok(statement)
+}
+
+impl Statement {
+    /// The baseline entries of the known failures it declares (each reads:
+    /// [`read`] checks it).
+    pub fn baseline_entries(&self) -> Vec<Entry> {
+        self.known_failures
+            .iter()
+            .filter_map(KnownFailure::entry)
+            .collect()
+    }
 }

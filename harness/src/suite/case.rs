@@ -36,6 +36,64 @@ pub struct Selection {
     pub partition: Option<Partition>,
 }
 
+/// A selection word (`--suite=…`, `--revision=…`, `--filter=…`,
+/// `--partition=…`) this harness does not know, or with a value it cannot
+/// read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the selection has `{0}`, which this harness does not know")]
+pub struct UnknownWord(pub String);
+
+impl Selection {
+    /// The selection as words, as reports and statements record it
+    /// (`--suite=elicitation`, `--revision=2025-06-18`, `--filter=…`,
+    /// `--partition=hash:1/3`), in that order.
+    pub fn words(&self) -> Vec<String> {
+        let suites = self.suites.iter().map(|suite| format!("--suite={suite}"));
+        let revisions = self
+            .revisions
+            .iter()
+            .map(|revision| format!("--revision={revision}"));
+        let filters = self
+            .filters
+            .iter()
+            .map(|filter| format!("--filter={filter}"));
+        let partition = self
+            .partition
+            .map(|partition| format!("--partition={partition}"));
+        suites
+            .chain(revisions)
+            .chain(filters)
+            .chain(partition)
+            .collect()
+    }
+
+    /// The selection that [`Selection::words`] wrote.
+    ///
+    /// # Errors
+    ///
+    /// The first word that is not one of those, or whose value does not
+    /// read (a revision that is not a date, a partition not `hash:M/N`).
+    pub fn from_words(words: &[String]) -> Result<Selection, UnknownWord> {
+        let mut selection = Selection::default();
+        for word in words {
+            let unknown = || UnknownWord(word.clone());
+            let (option, value) = word.split_once('=').ok_or_else(unknown)?;
+            match option {
+                "--suite" => selection.suites.push(value.to_owned()),
+                "--revision" => selection
+                    .revisions
+                    .push(value.parse().map_err(|_| unknown())?),
+                "--filter" => selection.filters.push(value.to_owned()),
+                "--partition" => {
+                    selection.partition = Some(value.parse().map_err(|_| unknown())?);
+                }
+                _ => return Err(unknown()),
+            }
+        }
+        Ok(selection)
+    }
+}
+
 /// One shard of a run split across machines (`--partition hash:M/N`): the
 /// cases whose ID hashes to shard `M` of `N`. A case's shard depends on its
 /// ID alone, so adding cases to the suite moves no other case to another
@@ -325,7 +383,43 @@ pub fn matches(pattern: &str, text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{matches, nearest};
+    use super::{Partition, Selection, UnknownWord, matches, nearest};
+    use mcpdesc_protocol::Revision;
+
+    /// What `words` writes, `from_words` reads back; anything else is
+    /// refused with the word named.
+    #[test]
+    fn selection_words_read_back() {
+        let selection = Selection {
+            suites: vec!["document".into()],
+            revisions: vec![Revision::of("2025-06-18")],
+            filters: vec!["*name*".into(), "a=b".into()],
+            partition: Some(Partition { shard: 2, count: 3 }),
+        };
+        let words = selection.words();
+        assert_eq!(
+            words,
+            [
+                "--suite=document",
+                "--revision=2025-06-18",
+                "--filter=*name*",
+                "--filter=a=b",
+                "--partition=hash:2/3"
+            ]
+        );
+        assert_eq!(Selection::from_words(&words).unwrap().words(), words);
+        for bad in [
+            "--level=exact",
+            "--suite",
+            "--revision=soon",
+            "--partition=3/2",
+        ] {
+            assert_eq!(
+                Selection::from_words(&[bad.to_owned()]).unwrap_err(),
+                UnknownWord(bad.to_owned())
+            );
+        }
+    }
 
     #[test]
     fn the_nearest_ids_come_best_first_and_far_ones_are_left_out() {

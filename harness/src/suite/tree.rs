@@ -331,6 +331,14 @@ impl SuiteTree {
         twin.current == compiled::source_hash(bytes) && compiled::document(*twin).is_some()
     }
 
+    /// Where the tree comes from, as reports name it: its folder, or
+    /// `built in`.
+    pub fn source(&self) -> String {
+        self.root
+            .as_ref()
+            .map_or_else(|| "built in".to_owned(), |root| root.display().to_string())
+    }
+
     /// Where a file of the tree is on disk (for messages and for writing
     /// expectations), or its tree name for the built-in suite.
     pub fn display_path(&self, name: &str) -> String {
