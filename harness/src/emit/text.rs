@@ -654,13 +654,14 @@ pub fn unknown_rules(unknown: &[String], rules: &RuleIndex) -> String {
 /// the cases left unclaimed. Every output that shows a rate says it.
 pub(crate) fn coverage(started: &RunStarted, total: &Tally, level: Level) -> String {
     let claims = &started.claims;
-    let rules = match &claims.listed {
-        _ if claims.is_full() => format!("all {} rules", claims.catalog),
-        Some(_) => format!(
+    // A validator that lists no rules is judged on all of them.
+    let rules = if claims.is_full() {
+        format!("all {} rules", claims.catalog)
+    } else {
+        format!(
             "{} of the {} rules (those the validator claims)",
             claims.claimed, claims.catalog
-        ),
-        None => format!("all {} rules", claims.catalog),
+        )
     };
     let mut text = format!(
         "rates of suite {} at the {level} level, on {rules}",

@@ -204,17 +204,15 @@ impl Matrix {
                 // it: a case that fails on one rule is not a failure of
                 // the others.
                 let whole = comparison.clone().comparison(case.passes);
-                let touched: BTreeMap<&str, bool> = comparison
+                let touched: BTreeSet<&str> = comparison
                     .expected
                     .iter()
                     .chain(&comparison.unexpected)
                     .chain(comparison.problems.iter().map(|problem| &problem.finding))
-                    .map(|finding| {
-                        let passes = whole.rule_passes(&finding.rule)[level as usize];
-                        (finding.rule.as_str(), passes)
-                    })
+                    .map(|finding| finding.rule.as_str())
                     .collect();
-                for (rule, passes) in touched {
+                for rule in touched {
+                    let passes = whole.rule_passes(rule)[level as usize];
                     involved.entry(rule).or_default().insert(&case.id);
                     let row = rules.entry(rule.to_owned()).or_insert_with(|| RuleRow {
                         rule: rule.to_owned(),
