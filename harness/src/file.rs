@@ -68,3 +68,70 @@ pub(crate) fn replace(
 pub(crate) fn write_output(target: &Path, text: &str) -> Result<(), FileError> {
     replace(target, text, ".mcpdesc-conformance-", ".tmp")
 }
+
+/// The longest file name [`bounded_name`] makes, in bytes: well under the
+/// 255 bytes most file systems allow, leaving room for a prefix and an
+/// extension the caller adds.
+pub(crate) const MAX_NAME_BYTES: usize = 120;
+
+/// A file name made from untrusted `text` (a rule ID, a pointer, a case
+/// ID): the characters safe on every system (ASCII letters, digits, `.`,
+/// `_`, `-`) kept, every other one turned into `_`, never starting with
+/// `.`. A name that had to change, or that would be longer than
+/// [`MAX_NAME_BYTES`], is cut and ends with a hash of the whole text, so
+/// that two texts never share a name however long they are or however
+/// alike they look once escaped.
+pub(crate) fn bounded_name(text: &str) -> String {
+    let mut name: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.starts_with('.') {
+        name.replace_range(..1, "_");
+    }
+    if name == text && !name.is_empty() && name.len() <= MAX_NAME_BYTES {
+        return name;
+    }
+    // FNV-1a: stable across builds and platforms, which a name must be.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let suffix = format!("-{hash:016x}");
+    // Every kept character is ASCII, so any byte index is a boundary.
+    name.truncate(MAX_NAME_BYTES - suffix.len());
+    name + &suffix
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_names_stay_as_they_are() {
+        assert_eq!(
+            bounded_name("document.name-required"),
+            "document.name-required"
+        );
+    }
+
+    #[test]
+    fn changed_or_long_names_are_cut_and_told_apart_by_a_hash() {
+        let long = "r".repeat(300);
+        let name = bounded_name(&long);
+        assert!(name.len() <= MAX_NAME_BYTES, "{name}");
+        assert_ne!(name, bounded_name(&format!("{long}x")));
+        let accented = "règle/é".repeat(60);
+        let name = bounded_name(&accented);
+        assert!(name.len() <= MAX_NAME_BYTES && name.is_ascii(), "{name}");
+        assert_ne!(bounded_name("a/b"), bounded_name("a_b"));
+        assert_ne!(bounded_name("a/b"), bounded_name("a:b"));
+        assert!(!bounded_name(".hidden").starts_with('.'));
+        assert!(!bounded_name("").is_empty());
+    }
+}

@@ -283,16 +283,7 @@ pub fn write(
     let mut written = Vec::new();
     for (number, disagreement) in run.disagreements.iter().enumerate() {
         let rule = disagreement.rule();
-        let slug: String = rule
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let slug = file::bounded_name(rule);
         let folder = dir.join(format!("{:03}-{slug}", number + 1));
         let destination = destination(set, run, disagreement);
         let name = destination.rsplit('/').next().unwrap_or("fixture.json");
