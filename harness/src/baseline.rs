@@ -70,17 +70,13 @@ pub struct Entry {
 }
 
 /// A baseline file that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BaselineError {
-    /// The file cannot be read.
-    #[error("{file}: cannot be read: {error}")]
-    Unreadable {
-        /// The file.
-        file: String,
-        /// Why.
-        error: String,
-    },
+    /// The file cannot be read: it is not a regular file, too large, or
+    /// unreadable (as for every input, [`crate::input`]).
+    #[error(transparent)]
+    Unreadable(#[from] crate::input::InputError),
     /// The file does not parse, or does not have the documented shape.
     #[error("{0}")]
     Malformed(mcpdesc_source::LoadError),
@@ -155,10 +151,7 @@ impl Baseline {
     /// [`BaselineError`] for a file that cannot be read or parsed.
     pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
         let file = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|error| BaselineError::Unreadable {
-            file: file.clone(),
-            error: error.to_string(),
-        })?;
+        let bytes = crate::input::read_bytes(path, crate::input::InputKind::Baseline)?;
         mcpdesc_source::parse_yaml(&file, &bytes).map_err(BaselineError::Malformed)
     }
 

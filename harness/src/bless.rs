@@ -270,7 +270,12 @@ pub fn compiled_plan(root: &Path, pending: &[Change]) -> Result<Vec<Change>, Com
                 .map(|part| part.as_os_str().to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            let text = fs::read(entry.path()).map_err(at(entry.path()))?;
+            // A twin is a suite file: read as every input is, and a link
+            // is not followed out of the folder.
+            if entry.path_is_symlink() {
+                return Err(CompileError::Link(entry.path().to_path_buf()));
+            }
+            let text = crate::input::read_bytes(entry.path(), crate::input::InputKind::Suite)?;
             present.insert(name, String::from_utf8_lossy(&text).into_owned());
         }
     }
@@ -308,6 +313,12 @@ pub enum CompileError {
     /// A file under `compiled/` could not be read.
     #[error(transparent)]
     File(#[from] FileError),
+    /// A file under `compiled/` is not a regular file, or too large.
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
+    /// A link under `compiled/`: not followed, as in the rest of the tree.
+    #[error("{}: a link is not followed in a suite tree; copy the file instead", .0.display())]
+    Link(std::path::PathBuf),
 }
 
 /// Writes `changes` below `root`, then removes the `stale` temporary files.

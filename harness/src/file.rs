@@ -1,7 +1,8 @@
 //! Files the harness writes (expectations, reports, badges): each written
 //! whole to a temporary file of its own beside it and renamed into place,
 //! so that a reader, an interrupted run or a second writer never sees half
-//! a file.
+//! a file; what is not a regular file (a FIFO, `/dev/stdout`) is written
+//! straight.
 
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -25,10 +26,20 @@ pub(crate) fn at(path: &Path) -> impl FnOnce(io::Error) -> FileError + '_ {
     }
 }
 
-/// Replaces `target` with `text`, creating its folder when missing. The
-/// temporary file is named `PREFIX<random>SUFFIX` in the same folder (so
-/// that the rename is atomic and its leftovers recognisable), and the file
-/// is readable as the umask allows, not private like a temporary file.
+/// Replaces `target` with `text`, creating its folder when missing.
+///
+/// A regular file (or a path where nothing is yet) is replaced whole: the
+/// text goes to a temporary file named `PREFIX<random>SUFFIX` in the same
+/// folder (so that the rename is atomic and its leftovers recognisable),
+/// readable as the umask allows, which is then renamed onto it. A link is
+/// followed, and the file it names is replaced, so the link stays a link.
+/// Anything else (a FIFO, a terminal, `/dev/stdout`, a process
+/// substitution's `/dev/fd/N`) cannot be replaced by a rename and has a
+/// reader waiting on it: the text is written straight to it.
+///
+/// While the temporary file exists it is known to the signal handler,
+/// which removes it if a second signal ends the harness at once; a first
+/// signal lets the write finish, and the caller decides.
 ///
 /// # Errors
 ///
@@ -39,6 +50,11 @@ pub(crate) fn replace(
     prefix: &str,
     suffix: &str,
 ) -> Result<(), FileError> {
+    let target = match Destination::of(target)? {
+        Destination::Stream => return write_straight(target, text),
+        Destination::File(path) => path,
+    };
+    let target = target.as_path();
     let parent = match target.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -49,6 +65,7 @@ pub(crate) fn replace(
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     let mut temporary = builder.tempfile_in(parent).map_err(at(parent))?;
+    let _known = Temporary::register(temporary.path());
     temporary
         .write_all(text.as_bytes())
         .and_then(|()| temporary.flush())
@@ -59,14 +76,150 @@ pub(crate) fn replace(
     Ok(())
 }
 
+/// Where [`replace`] puts its text.
+enum Destination {
+    /// A regular file, or nothing yet, at this path (a link's target when
+    /// the path was a link): replaced by a rename.
+    File(PathBuf),
+    /// Something that is not a regular file: written straight.
+    Stream,
+}
+
+impl Destination {
+    fn of(target: &Path) -> Result<Destination, FileError> {
+        // `/dev/stdout` and `/dev/fd/N` name this process's descriptors:
+        // even when one leads to a regular file, renaming onto that file
+        // would leave the descriptor's reader with the old one.
+        if target.starts_with("/dev") || target.starts_with("/proc") {
+            return Ok(Destination::Stream);
+        }
+        let link = match std::fs::symlink_metadata(target) {
+            Ok(metadata) => metadata.file_type().is_symlink(),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Ok(Destination::File(target.to_path_buf()));
+            }
+            Err(error) => return Err(at(target)(error)),
+        };
+        match std::fs::metadata(target) {
+            Ok(metadata) if metadata.is_file() => Ok(Destination::File(if link {
+                std::fs::canonicalize(target).map_err(at(target))?
+            } else {
+                target.to_path_buf()
+            })),
+            Ok(_) => Ok(Destination::Stream),
+            // A link to nothing: writing through it creates what it names.
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Destination::Stream),
+            Err(error) => Err(at(target)(error)),
+        }
+    }
+}
+
+/// Writes `text` to `target` as it is opened, without replacing it: at
+/// its end, since `/dev/stdout` may lead to a file that already holds the
+/// human report.
+fn write_straight(target: &Path, text: &str) -> Result<(), FileError> {
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(target)
+        .map_err(at(target))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(at(target))
+}
+
+/// The temporary files being written now, for the signal handler to
+/// remove when the harness is ended at once.
+static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file known to the signal handler while this lives.
+struct Temporary(PathBuf);
+
+impl Temporary {
+    fn register(path: &Path) -> Temporary {
+        if let Ok(mut known) = TEMPORARIES.lock() {
+            known.push(path.to_path_buf());
+        }
+        Temporary(path.to_path_buf())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if let Ok(mut known) = TEMPORARIES.lock() {
+            known.retain(|path| *path != self.0);
+        }
+    }
+}
+
+/// Removes the temporary files being written now: called by the signal
+/// handler just before it ends the harness at once, since nothing else
+/// would.
+pub(crate) fn remove_temporaries() {
+    // `try_lock`: the handler must not wait on a writer that holds it.
+    if let Ok(known) = TEMPORARIES.try_lock() {
+        for path in known.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// The prefix of the temporary files of outputs: the process ID follows,
+/// so that a leftover can be told from the file of a harness still
+/// writing.
+const OUTPUT_PREFIX: &str = ".mcpdesc-conformance-";
+
 /// Replaces a file an output of the harness writes (`--report`,
-/// `--junit`, `--markdown`, badges).
+/// `--junit`, `--markdown`, badges), first removing the leftovers of
+/// harnesses that were killed while writing into the same folder.
 ///
 /// # Errors
 ///
 /// As for [`replace`].
 pub(crate) fn write_output(target: &Path, text: &str) -> Result<(), FileError> {
-    replace(target, text, ".mcpdesc-conformance-", ".tmp")
+    remove_leftovers(target.parent());
+    let prefix = format!("{OUTPUT_PREFIX}{}-", std::process::id());
+    replace(target, text, &prefix, ".tmp")
+}
+
+/// Removes from `folder` the temporary output files of processes that are
+/// gone: a harness killed while writing leaves one (it may be as large as
+/// the report), and nothing else would ever remove it.
+fn remove_leftovers(folder: Option<&Path>) {
+    let folder = match folder {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(OUTPUT_PREFIX))
+            .filter(|rest| rest.ends_with(".tmp"))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let regular = entry.file_type().is_ok_and(|kind| kind.is_file());
+        if regular && pid != std::process::id() && !is_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether the process `pid` is alive. Only Linux says so without
+/// signalling it (through `/proc`); elsewhere every process is taken to be
+/// alive, and leftovers are left.
+fn is_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
 }
 
 /// The longest file name [`bounded_name`] makes, in bytes: well under the

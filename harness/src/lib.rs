@@ -66,6 +66,7 @@ pub mod event;
 pub mod exit;
 #[cfg(feature = "reports")]
 pub mod file;
+pub mod input;
 pub mod judge;
 pub mod libtest;
 pub mod outcome;

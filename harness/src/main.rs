@@ -23,6 +23,7 @@ use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
+use mcpdesc_conformance::input::InputKind;
 use mcpdesc_conformance::outcome::claims::Claims;
 use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::pages;
@@ -789,6 +790,14 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
     }
     anyhow::ensure!(!cases.is_empty(), "no case matches the selection");
     let suite_cases = Selection::default().cases(&set);
+    // The baseline to rewrite is read before the run, so that a file that
+    // cannot be read costs nothing; reasons are kept from the file as it
+    // is, whatever it matches now.
+    let old = match write_baseline {
+        Some(path) if path.exists() || path.is_symlink() => Some(Baseline::read(path)?),
+        Some(_) => Some(Baseline::default()),
+        None => None,
+    };
     let baseline = match (&end, &args.baseline) {
         // A statement's known failures are the baseline of its check.
         (End::Check { stated, file, .. }, _) if !stated.known_failures.is_empty() => Some(
@@ -902,13 +911,9 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
             );
             return Ok(status);
         }
-        // Reasons are kept from the file as it is, whatever it matches now.
-        let old = if path.exists() {
-            Baseline::read(path)?
-        } else {
-            Baseline::default()
-        };
-        let new = old.of_run(&suite_cases, &cases, &results, level);
+        let new = old
+            .unwrap_or_default()
+            .of_run(&suite_cases, &cases, &results, level);
         new.write(path)?;
         eprintln!(
             "wrote {} known failure(s) to {}",
@@ -984,9 +989,10 @@ fn claim<'a>(
 /// `#` comments and blank lines), or the comma-separated list it is.
 fn claimed_rules(text: &str) -> anyhow::Result<Vec<String>> {
     let path = Path::new(text);
-    let rules: Vec<String> = if path.is_file() {
-        let content = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+    // Whatever the path names is read as a file, so that a FIFO or a
+    // folder is refused as such instead of being taken for a list.
+    let rules: Vec<String> = if path.exists() {
+        let content = mcpdesc_conformance::input::read_text(path, InputKind::Rules)?;
         content
             .lines()
             .map(|line| {
@@ -1160,6 +1166,9 @@ impl Progress for Bar {
 }
 
 fn merge(args: MergeArgs) -> anyhow::Result<Status> {
+    // A first signal lets the outputs be written whole (a second ends at
+    // once, and removes the one being written).
+    interrupt::install().context("cannot handle interrupting signals")?;
     let shards = args
         .reports
         .iter()
@@ -1181,10 +1190,23 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
     emitters.push(Human::new(io::stdout(), &set, level, true).with_palette(args.color.palette()?));
     args.outputs.push_into(&mut emitters, &set, level);
     let finished = merged.replay(&mut emitters)?;
-    Ok(finished.status)
+    drop(emitters);
+    Ok(interrupted().unwrap_or(finished.status))
+}
+
+/// The status of a command that was interrupted while it wrote its
+/// outputs (each was written whole), after saying so.
+fn interrupted() -> Option<Status> {
+    let interruption = interrupt::received()?;
+    eprintln!(
+        "interrupted by {}; every output was written whole",
+        interruption.name()
+    );
+    Some(Status::Interrupted(interruption))
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<Status> {
+    interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let paths: Vec<&PathBuf> = match (&args.before, &args.after) {
         (Some(before), Some(after)) => vec![before, after],
@@ -1243,7 +1265,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<Status> {
         write!(out, "{}", emit::matrix::tables(&matrix))?;
         out.flush()?;
     }
-    Ok(Status::Success)
+    Ok(interrupted().unwrap_or(Status::Success))
 }
 
 /// `compare --before OLD --after NEW`: the regression view, on stdout or

@@ -57,6 +57,18 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
     return Err(without_yaml(file, text));
 }
 
+/// The text of `bytes` read from `file` (a name used only in error
+/// messages): UTF-8 without a byte-order mark, refused with the same
+/// message, line and column as a suite file, for any file read as text.
+///
+/// # Errors
+///
+/// A [`LoadError`] at the first byte that is not UTF-8, or at the
+/// byte-order mark.
+pub fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, LoadError> {
+    decode(file, bytes, "file")
+}
+
 /// The error of a build that cannot read YAML.
 #[cfg(not(feature = "yaml"))]
 fn without_yaml(file: &str, _text: &str) -> LoadError {

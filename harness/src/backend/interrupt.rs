@@ -106,7 +106,10 @@ mod signals {
                         .is_ok();
                     kill_all();
                     if !first {
-                        // Asked twice: the user wants out now, report or not.
+                        // Asked twice: the user wants out now, report or not;
+                        // only a half-written output file is cleaned up.
+                        #[cfg(feature = "reports")]
+                        crate::file::remove_temporaries();
                         std::process::exit(128 + signal);
                     }
                 }

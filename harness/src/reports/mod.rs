@@ -34,14 +34,10 @@ pub mod statement;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReadError {
-    /// The file cannot be read.
-    #[error("{}: cannot be read: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file cannot be read: it is not a regular file, too large, not
+    /// UTF-8, or unreadable (as for every input, [`crate::input`]).
+    #[error(transparent)]
+    Unreadable(#[from] crate::input::InputError),
     /// The file is not a report: bad JSON, or JSON of another shape.
     #[error("{}:{line}:{column}: not a report of this harness: {message}", path.display())]
     Malformed {
@@ -808,10 +804,7 @@ struct Version {
 /// The file cannot be read, is not JSON (with the line and column), is a
 /// report of another `reportVersion`, or is not shaped as a report.
 pub fn read(path: &Path) -> Result<Report, ReadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::input::read_text(path, crate::input::InputKind::Report)?;
     let malformed = |error: serde_json::Error| ReadError::Malformed {
         path: path.to_path_buf(),
         line: error.line(),

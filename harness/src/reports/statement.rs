@@ -352,14 +352,10 @@ fn json<T: Serialize>(value: &T) -> String {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StatementError {
-    /// It cannot be read.
-    #[error("{file}: cannot be read: {error}")]
-    Unreadable {
-        /// The file.
-        file: String,
-        /// Why.
-        error: std::io::Error,
-    },
+    /// It cannot be read: it is not a regular file, too large, not UTF-8,
+    /// or unreadable (as for every input, [`crate::input`]).
+    #[error(transparent)]
+    Unreadable(#[from] crate::input::InputError),
     /// A known failure's revision is not an MCP revision's date.
     #[error(
         "{file}: the known failure `{case}` names the revision `{revision}`, which is not a date"
@@ -390,10 +386,7 @@ pub enum StatementError {
 /// statement.
 pub fn read(path: &std::path::Path) -> Result<Statement, StatementError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| StatementError::Unreadable {
-        file: file.clone(),
-        error,
-    })?;
+    let text = crate::input::read_text(path, crate::input::InputKind::Statement)?;
     let statement: Statement =
         serde_json::from_str(&text).map_err(|error| StatementError::Malformed {
             file: file.clone(),

@@ -3,8 +3,6 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::{self, File};
-use std::io::Read as _;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +10,7 @@ use mcpdesc_source::{Document, Format, LoadError, MAX_DOCUMENT_BYTES};
 use serde::de::DeserializeOwned;
 
 use crate::SuiteError;
+use crate::input::{self, InputError, InputKind, kind_of};
 use crate::suite::compiled::{self, Candidate};
 
 /// The top-level folders that make up a suite tree.
@@ -404,60 +403,19 @@ fn check_name(name: &[u8]) -> Result<(), FileProblem> {
     Ok(())
 }
 
-fn kind_of(file_type: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-    }
-    let _ = file_type;
-    "a special file"
-}
-
-/// Reads the regular file at `path`, refusing it when larger than
-/// [`MAX_DOCUMENT_BYTES`] without reading it: the size comes from its
-/// metadata first, and the read is bounded anyway in case it grows.
+/// Reads the regular file at `path` as every input is read
+/// ([`crate::input`]): its size is checked before it is read, and the read
+/// is bounded anyway in case it grows.
 fn read_bounded(path: &Path) -> Result<Vec<u8>, FileProblem> {
-    let unreadable = |error: std::io::Error| FileProblem::Unreadable(error.to_string());
-    let too_large = |size: u64| FileProblem::TooLarge {
-        size,
-        limit: MAX_DOCUMENT_BYTES,
-    };
-    let limit = u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
-    let size = fs::symlink_metadata(path).map_err(unreadable)?.len();
-    if size > limit {
-        return Err(too_large(size));
-    }
-    let file = File::open(path).map_err(unreadable)?;
-    // The path was a regular file when walked; check what was opened too.
-    let metadata = file.metadata().map_err(unreadable)?;
-    if !metadata.is_file() {
-        return Err(FileProblem::NotRegular {
-            kind: kind_of(metadata.file_type()),
-        });
-    }
-    if metadata.len() > limit {
-        return Err(too_large(metadata.len()));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    Ok(bytes)
+    input::read_bytes(path, InputKind::Suite).map_err(|error| match error {
+        InputError::NotRegular { what, .. } => FileProblem::NotRegular { kind: what },
+        InputError::TooLarge { size, .. } => FileProblem::TooLarge {
+            size,
+            limit: MAX_DOCUMENT_BYTES,
+        },
+        InputError::Io { source, .. } => FileProblem::Unreadable(source.to_string()),
+        other => FileProblem::Unreadable(other.to_string()),
+    })
 }
 
 #[cfg(test)]

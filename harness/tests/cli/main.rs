@@ -142,6 +142,7 @@ mod downstream;
 mod escaping;
 mod external_support;
 mod guides;
+mod inputs;
 mod libtest;
 mod limits;
 mod list;
