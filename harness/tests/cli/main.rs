@@ -166,3 +166,4 @@ mod signals;
 mod smoke;
 mod statement;
 mod suite_problems;
+mod writing;
