@@ -375,3 +375,105 @@ fn a_pattern_is_stale_only_when_none_of_its_cases_fails() {
     );
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
 }
+
+/// A rewrite by a narrower run (one suite, one shard) keeps every entry of
+/// the cases it did not take as it was, reason and link included: the
+/// next full run with the file still passes.
+#[test]
+fn a_narrower_rewrite_keeps_the_entries_it_did_not_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("baseline.yaml");
+    let write = |narrowing: &[&str]| {
+        let output = harness()
+            .args(["baseline", "--quiet", "--validator", &example(), "--output"])
+            .arg(&file)
+            .args(narrowing)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    };
+    write(&[]);
+    // Every entry gets a reason and a link a person wrote.
+    let text = fs::read_to_string(&file).unwrap();
+    let mut given = String::new();
+    for line in text.lines() {
+        given.push_str(line);
+        given.push('\n');
+        if line.starts_with("  - case: ") {
+            given.push_str("    reason: \"a person's reason\"\n");
+            given.push_str("    link: \"https://example.org/issues/1\"\n");
+        }
+    }
+    let entries = given.matches("  - case: ").count();
+    assert!(entries > 3, "{given}");
+    for narrowing in [
+        &["--suite", "elicitation"][..],
+        &["--suite", "document"][..],
+        &["--partition", "hash:1/3"][..],
+        &["--partition", "hash:3/3"][..],
+        &[
+            "--filter",
+            "document/expected-invalid/mcpdesc-not-string.json",
+        ][..],
+    ] {
+        fs::write(&file, &given).unwrap();
+        write(narrowing);
+        let rewritten = fs::read_to_string(&file).unwrap();
+        assert_eq!(
+            rewritten.matches("  - case: ").count(),
+            entries,
+            "{narrowing:?} lost entries:\n{rewritten}"
+        );
+        assert_eq!(
+            rewritten
+                .matches("    reason: \"a person's reason\"\n")
+                .count(),
+            entries,
+            "{narrowing:?} lost reasons:\n{rewritten}"
+        );
+        assert_eq!(
+            rewritten
+                .matches("    link: \"https://example.org/issues/1\"\n")
+                .count(),
+            entries,
+            "{narrowing:?} lost links:\n{rewritten}"
+        );
+        let (code, stdout, stderr, _) =
+            run_example(&["--baseline", file.to_str().unwrap()], dir.path());
+        assert_eq!(code, Some(0), "after {narrowing:?}:\n{stdout}\n{stderr}");
+    }
+}
+
+/// The baseline `baseline --output` rewrites is read before the run: a
+/// broken one is refused with its line and column before any validator
+/// starts, and one with a byte-order mark gets the suite's message.
+#[test]
+fn the_baseline_to_rewrite_is_read_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("baseline.yaml");
+    let started = dir.path().join("started");
+    let validator = format!("sh -c 'touch {}; exec {}'", started.display(), example());
+    for (text, said) in [
+        ("failures:\n  - case: [\n", "baseline.yaml:"),
+        (
+            "\u{feff}failures: []\n",
+            "baseline.yaml:1:1: a byte-order mark is not allowed",
+        ),
+        ("failure: []\n", "unknown field `failure`"),
+    ] {
+        fs::write(&file, text).unwrap();
+        let output = harness()
+            .args(["baseline", "--quiet", "--validator", &validator, "--output"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+        assert_contains(&stderr_of(&output), &[said]);
+        assert!(!started.exists(), "the validator was started for {text:?}");
+        assert_eq!(
+            fs::read_to_string(&file).unwrap(),
+            text,
+            "the file was changed"
+        );
+    }
+}
