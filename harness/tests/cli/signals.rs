@@ -14,7 +14,7 @@ use super::*;
 
 /// Polls `child` until it exits, at most `bound`; kills it and fails past
 /// that.
-fn wait_at_most(child: &mut Child, bound: Duration) -> ExitStatus {
+pub(super) fn wait_at_most(child: &mut Child, bound: Duration) -> ExitStatus {
     let deadline = Instant::now() + bound;
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -29,7 +29,7 @@ fn wait_at_most(child: &mut Child, bound: Duration) -> ExitStatus {
 }
 
 /// Polls `condition` until it holds, at most `bound`.
-fn wait_until(what: &str, bound: Duration, condition: impl Fn() -> bool) {
+pub(super) fn wait_until(what: &str, bound: Duration, condition: impl Fn() -> bool) {
     let deadline = Instant::now() + bound;
     while !condition() {
         assert!(Instant::now() < deadline, "{what}: not within {bound:?}");
