@@ -48,9 +48,13 @@ impl Change {
 
 /// What blessing would do: the changed files, the fixtures it could not
 /// compute an expectation for (with why), and the temporary files an
-/// interrupted bless left behind.
+/// interrupted bless left behind; or that it was interrupted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plan {
+    /// The signal that interrupted the planning, if one did: the plan is
+    /// then incomplete (the fixtures after it were not judged, the one it
+    /// cut short is refused), and none of it is to be written.
+    pub interrupted: Option<crate::backend::interrupt::Interruption>,
     /// Files whose text would change, in path order.
     pub changes: Vec<Change>,
     /// Fixtures whose expectation file is left as it is (by fixture ID),
@@ -108,6 +112,9 @@ pub enum Refusal {
 /// it is and the fixture is listed in [`Plan::refused`]: an expectation is
 /// only ever computed whole.
 ///
+/// Once the harness is interrupted (see [`crate::backend::interrupt`]), no
+/// further fixture is judged and [`Plan::interrupted`] says so.
+///
 /// [`InProcess`]: crate::backend::schedule::InProcess
 /// [`Pool`]: crate::backend::external::Pool
 pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) -> Plan {
@@ -116,6 +123,10 @@ pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) 
     let mut everything = true;
     for suite in &set.suites {
         for entry in &suite.entries {
+            plan.interrupted = crate::backend::interrupt::received();
+            if plan.interrupted.is_some() {
+                return plan;
+            }
             let fixture = &entry.fixture;
             let path = expectation::path_of(fixture);
             if !keep(&fixture.id()) {
@@ -167,6 +178,8 @@ pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) 
         .filter(|path| expectation::is_temporary(path))
         .map(str::to_owned)
         .collect();
+    // The last fixture's answers may have been cut short by the signal.
+    plan.interrupted = crate::backend::interrupt::received();
     plan
 }
 

@@ -1574,6 +1574,10 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
                 .iter()
                 .any(|pattern| case::matches(pattern, id))
     };
+    // As `run` does: a signal kills the validator's process groups and
+    // stops the planning, and a bless interrupted before it writes writes
+    // nothing (a half-computed plan would rewrite some expectations only).
+    interrupt::install().context("cannot handle interrupting signals")?;
     let plan = match &args.validator {
         None => bless::plan(&set, &reference(&set), &keep),
         Some(line) => {
@@ -1586,6 +1590,13 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
             bless::plan(&set, &pool, &keep)
         }
     };
+    if let Some(interruption) = plan.interrupted {
+        eprintln!(
+            "interrupted by {}: no file was changed",
+            interruption.name()
+        );
+        return Ok(Status::Interrupted(interruption));
+    }
     // Not shown as diffs: they follow from the files above.
     let compiled = bless::compiled_plan(&args.suite_dir, &plan.changes)
         .context("planning the compiled form of the suite")?;
@@ -1617,6 +1628,15 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
             compiled.len(),
             compiled::FOLDER
         );
+    }
+    // A signal while writing lets the writing finish (each file is
+    // replaced whole), then ends the bless as it would have ended it.
+    if let Some(interruption) = interrupt::received() {
+        eprintln!(
+            "interrupted by {} while writing; the files above were written whole",
+            interruption.name()
+        );
+        return Ok(Status::Interrupted(interruption));
     }
     if plan.refused.is_empty() {
         return Ok(Status::Success);

@@ -7,7 +7,9 @@
 //! interrupted and kills every live validator group at once; the runner
 //! stops scheduling, and the harness reports what finished and exits with
 //! 128 + the signal's number, as cargo-nextest does. A second signal ends
-//! the harness at once (after killing the groups again).
+//! the harness at once (after killing the groups again), unless it is the
+//! first one again within [`REPEAT_WINDOW`]: that is the same interruption
+//! delivered twice, as GNU `timeout` delivers it.
 //!
 //! Every validator process the harness starts registers its group here while it
 //! lives, whether or not a handler is installed.
@@ -18,6 +20,7 @@
 //! reports written by a harness that had it carry one.
 
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
 
 #[cfg(feature = "external")]
 pub use signals::{SIGNALS, install};
@@ -32,6 +35,15 @@ static RECEIVED: AtomicI32 = AtomicI32::new(0);
 /// asking the platform through `nix`, which only running external
 /// validators needs.
 const NAMES: [(i32, &str); 3] = [(1, "SIGHUP"), (2, "SIGINT"), (15, "SIGTERM")];
+
+/// How long after the first interrupting signal the same signal again is
+/// the same interruption, not a demand to end at once. GNU `timeout`
+/// signals its child and then the child's whole process group, so the
+/// harness receives one `SIGTERM` twice within microseconds; ending at once
+/// on the second lost the summary and the report about one run in twenty.
+/// A person who presses Ctrl-C again because the harness seems stuck has
+/// waited longer than this, and a different signal ends it at once anyway.
+pub const REPEAT_WINDOW: Duration = Duration::from_secs(1);
 
 /// An interrupting signal, by number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,13 +87,14 @@ mod signals {
     use std::io;
     use std::sync::Mutex;
     use std::sync::atomic::Ordering;
+    use std::time::Instant;
 
     use nix::sys::signal::{Signal, killpg};
     use nix::unistd::Pid;
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
 
-    use super::{RECEIVED, received};
+    use super::{RECEIVED, REPEAT_WINDOW, received};
 
     /// The signals that interrupt a run. Needs the `external` feature.
     pub const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
@@ -89,23 +102,64 @@ mod signals {
     /// The process groups of the validators alive now.
     static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
-    /// Handles [`SIGNALS`] from now on, on a thread of its own. Needs the
-    /// `external` feature.
+    /// Whether [`install`] has installed the handler: a second handler
+    /// thread would take the one signal for a second one.
+    static INSTALLED: Mutex<bool> = Mutex::new(false);
+
+    /// What a signal does to the harness.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Effect {
+        /// The first signal: the run is interrupted.
+        Interrupts,
+        /// The first signal again within [`REPEAT_WINDOW`] of it: the same
+        /// interruption, delivered twice.
+        Repeats,
+        /// Another signal, or the first one again later: the harness ends
+        /// at once.
+        EndsAtOnce,
+    }
+
+    /// What `signal`, arriving at `now`, does when `first` is the first
+    /// signal and when it arrived (`None` before any).
+    pub(super) fn effect(first: Option<(i32, Instant)>, signal: i32, now: Instant) -> Effect {
+        match first {
+            None => Effect::Interrupts,
+            Some((first, at))
+                if first == signal && now.saturating_duration_since(at) < REPEAT_WINDOW =>
+            {
+                Effect::Repeats
+            }
+            Some(_) => Effect::EndsAtOnce,
+        }
+    }
+
+    /// Handles [`SIGNALS`] from now on, on a thread of its own; a second
+    /// call does nothing. Needs the `external` feature.
     ///
     /// # Errors
     ///
     /// The error of registering the handlers.
     pub fn install() -> io::Result<()> {
+        let mut installed = INSTALLED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *installed {
+            return Ok(());
+        }
         let mut signals = Signals::new(SIGNALS)?;
         std::thread::Builder::new()
             .name("signals".to_owned())
             .spawn(move || {
+                let mut first = None;
                 for signal in signals.forever() {
-                    let first = RECEIVED
-                        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_ok();
+                    let now = Instant::now();
+                    let effect = effect(first, signal, now);
+                    if effect == Effect::Interrupts {
+                        first = Some((signal, now));
+                        RECEIVED.store(signal, Ordering::SeqCst);
+                    }
                     kill_all();
-                    if !first {
+                    if effect == Effect::EndsAtOnce {
                         // Asked twice: the user wants out now, report or not;
                         // only a half-written output file is cleaned up.
                         #[cfg(feature = "reports")]
@@ -114,6 +168,7 @@ mod signals {
                     }
                 }
             })?;
+        *installed = true;
         Ok(())
     }
 
@@ -157,7 +212,37 @@ mod signals {
 
 #[cfg(all(test, feature = "external"))]
 mod tests {
-    use super::{Interruption, SIGNALS};
+    use std::time::{Duration, Instant};
+
+    use super::signals::{Effect, effect};
+    use super::{Interruption, REPEAT_WINDOW, SIGNALS};
+
+    const SIGINT: i32 = 2;
+    const SIGTERM: i32 = 15;
+
+    /// GNU `timeout` delivers one SIGTERM twice; Ctrl-C pressed again
+    /// later, or another signal, means "out now".
+    #[test]
+    fn only_the_first_signal_again_soon_after_it_is_the_same_interruption() {
+        let at = Instant::now();
+        let soon = at + Duration::from_millis(5);
+        let later = at + REPEAT_WINDOW;
+        assert_eq!(effect(None, SIGTERM, at), Effect::Interrupts);
+        assert_eq!(effect(Some((SIGTERM, at)), SIGTERM, at), Effect::Repeats);
+        assert_eq!(effect(Some((SIGTERM, at)), SIGTERM, soon), Effect::Repeats);
+        assert_eq!(
+            effect(Some((SIGTERM, at)), SIGINT, soon),
+            Effect::EndsAtOnce
+        );
+        assert_eq!(
+            effect(Some((SIGINT, at)), SIGINT, later),
+            Effect::EndsAtOnce
+        );
+        assert_eq!(
+            effect(Some((SIGINT, at)), SIGINT, later + REPEAT_WINDOW),
+            Effect::EndsAtOnce
+        );
+    }
 
     /// The names written without the platform's help are the platform's.
     #[test]

@@ -3,14 +3,19 @@
 use mcpdesc_source::Position;
 
 use crate::suite::coverage::Coverage;
+#[cfg(feature = "reports")]
+use crate::suite::tree::SuiteTree;
 use crate::suite::{SuiteProblem, SuiteProblemKind, SuiteSet};
 
 /// Everything wrong with the suite: the problems found while loading it
 /// (which include expectations that use rules outside the catalogs or
 /// outside their revision, or pointers that name nothing), fixtures that do
-/// not say what they test, and coverage gaps.
+/// not say what they test, coverage gaps, and the compiled form's problems
+/// ([`compiled_form`]).
 pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
     let mut problems = set.problems.clone();
+    #[cfg(feature = "reports")]
+    problems.extend(compiled_form(&set.tree));
     for suite in &set.suites {
         for entry in &suite.entries {
             let fixture = &entry.fixture;
@@ -43,4 +48,130 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
         });
     }
     problems
+}
+
+/// The problems of the compiled form of `tree` (the JSON twins of its YAML
+/// files, see [`crate::suite::compiled`]): each twin read in its YAML
+/// file's place that says something else than the file (edited by hand,
+/// its `source` hash kept, it would change the suite unseen by anyone
+/// reading the YAML); and, for a working tree with a `compiled/` folder
+/// (which a build embeds), each twin that is not what `bless` writes from
+/// its YAML file. Each names the twin's file.
+#[cfg(feature = "reports")]
+pub fn compiled_form(tree: &SuiteTree) -> Vec<SuiteProblem> {
+    use crate::suite::compiled;
+
+    let problem = |file: String, message: String| SuiteProblem {
+        file,
+        position: None,
+        message,
+        kind: SuiteProblemKind::Broken,
+    };
+    let mut problems: Vec<SuiteProblem> = tree
+        .twin_disagreements()
+        .into_iter()
+        .map(|(name, disagreement)| {
+            problem(
+                tree.display_path(&compiled::twin_path(name)),
+                format!(
+                    "the compiled twin of {}: {disagreement}; write it again with \
+                     `mcpdesc-conformance bless` and rebuild",
+                    tree.display_path(name)
+                ),
+            )
+        })
+        .collect();
+    let Some(root) = &tree.root else {
+        return problems;
+    };
+    match crate::bless::compiled_plan(root, &[]) {
+        Ok(changes) => problems.extend(changes.into_iter().map(|change| {
+            let why = match (&change.old, &change.new) {
+                (None, _) => "is missing",
+                (Some(_), None) => "is the twin of no YAML file that loads",
+                (Some(_), Some(_)) => {
+                    "is not what `bless` writes from its YAML file (edited by hand, \
+                     or the file changed since)"
+                }
+            };
+            problem(
+                tree.display_path(&change.path),
+                format!("the compiled twin {why}; `mcpdesc-conformance bless` writes the compiled form again"),
+            )
+        })),
+        Err(error) => problems.push(problem(
+            tree.display_path(compiled::FOLDER),
+            format!("the compiled form cannot be checked: {error}"),
+        )),
+    }
+    problems
+}
+
+#[cfg(all(test, feature = "reports"))]
+mod tests {
+    use super::*;
+
+    const EXPECTATION: &str =
+        "expected/document/expected-invalid/unknown-protocol-version.json.yaml";
+
+    /// The built-in suite with its twin of [`EXPECTATION`] edited by hand:
+    /// another pointer, the `source` hash kept.
+    fn tampered() -> SuiteTree {
+        let honest = SuiteTree::embedded();
+        let twin = mcpdesc_suite::twin(EXPECTATION).unwrap();
+        let text = String::from_utf8(twin.to_vec()).unwrap();
+        let edited = text.replace("/protocolVersions/1", "/protocolVersions/0");
+        assert_ne!(edited, text, "the twin no longer holds the pointer: {text}");
+        honest.with_twin_text(
+            EXPECTATION,
+            Box::leak(edited.into_bytes().into_boxed_slice()),
+        )
+    }
+
+    #[test]
+    fn the_built_in_twins_agree_with_their_yaml_files() {
+        assert_eq!(compiled_form(&SuiteTree::embedded()), []);
+    }
+
+    /// The edit changes what the suite expects (the set loads the twin),
+    /// so `check` names the twin, and the suite's identity changes.
+    #[test]
+    fn a_hand_edited_twin_is_a_problem_and_changes_the_content_hash() {
+        let tampered = tampered();
+        let set = SuiteSet::load(tampered.clone());
+        let entry = set
+            .get(
+                set.find("document/expected-invalid/unknown-protocol-version.json")
+                    .unwrap(),
+            )
+            .unwrap();
+        let expectation = format!("{:?}", entry.expectation);
+        assert!(expectation.contains("/protocolVersions/0"), "{expectation}");
+        let problems = compiled_form(&tampered);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(
+            problems[0].file,
+            format!("compiled/{EXPECTATION}.json"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[0]
+                .message
+                .contains("its value is not its YAML file's"),
+            "{}",
+            problems[0].message
+        );
+        let coverage = Coverage::of(&set);
+        assert!(lint(&set, &coverage).contains(&problems[0]));
+        let honest = SuiteTree::embedded();
+        assert_ne!(tampered.content_hash(), honest.content_hash());
+        // Honest twins add nothing: the built-in suite has the identity of
+        // its files.
+        let files = SuiteTree::from_files(
+            honest
+                .under("")
+                .map(|(name, bytes)| (name.to_owned(), bytes.to_vec())),
+        );
+        assert_eq!(files.content_hash(), honest.content_hash());
+    }
 }

@@ -170,6 +170,59 @@ fn data<T: DeserializeOwned>(
     )
 }
 
+/// Whether the tree reads the twin `candidate` in its YAML file's place,
+/// for typed data at least: its first value reads and was made from the
+/// file's current bytes.
+fn is_read(candidate: Candidate<'_>) -> bool {
+    head::<serde::de::IgnoredAny>(candidate.text).is_ok_and(|head| head.source == candidate.current)
+}
+
+/// How a twin that the tree reads in its YAML file's place says something
+/// other than the file: it was edited by hand, its `source` hash kept, so
+/// it changes the suite unseen by anyone who reads the YAML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Disagreement {
+    /// Its value is not the file's.
+    #[error(
+        "its value is not its YAML file's, though its `source` hash says it was made from the file"
+    )]
+    Value,
+    /// Its locations are not those of the file's values, or do not read.
+    #[error("its locations are not those of its YAML file's values")]
+    Locations,
+    /// The file does not load at all (no twin is made from such a file).
+    #[error("its YAML file does not load, though its `source` hash says it was made from the file")]
+    YamlBroken,
+}
+
+/// How the twin `candidate` of the YAML file `display` (whose bytes are
+/// `yaml`) disagrees with the file, or `None` when it agrees or is not read
+/// in the file's place (made from other bytes: the file itself is read
+/// then). Parses the YAML file, which is what the twin exists to avoid, so
+/// only `check` and the content hash ask.
+#[cfg(feature = "yaml")]
+pub(crate) fn disagreement(
+    display: &str,
+    candidate: Candidate<'_>,
+    yaml: &[u8],
+) -> Option<Disagreement> {
+    if !is_read(candidate) {
+        return None;
+    }
+    let Ok(loaded) = mcpdesc_source::load(display, yaml, Format::Yaml) else {
+        return Some(Disagreement::YamlBroken);
+    };
+    match head::<Value>(candidate.text) {
+        Ok(head) if head.value == *loaded.value => {}
+        _ => return Some(Disagreement::Value),
+    }
+    match document(candidate) {
+        Some(twin) if twin.locations == loaded.locations => None,
+        _ => Some(Disagreement::Locations),
+    }
+}
+
 #[cfg(all(test, feature = "yaml"))]
 mod tests {
     use super::*;
@@ -193,6 +246,37 @@ mod tests {
             Some(Ok(serde_json::json!({"a": 1, "list": ["x", "on"]})))
         );
         assert!(data::<Value>("f.yaml", candidate(&other)).is_none());
+    }
+
+    /// A twin edited by hand, its `source` hash kept, is read in its file's
+    /// place: `disagreement` tells it from an honest or a stale one.
+    #[test]
+    fn a_hand_edited_twin_disagrees_with_its_yaml_file() {
+        let yaml = b"a: 1\nb: [x]\n";
+        let honest = compile("f.yaml", yaml).unwrap();
+        let current = source_hash(yaml);
+        let candidate = |text: &'static str| Candidate {
+            text: text.as_bytes(),
+            current: Box::leak(current.clone().into_boxed_str()),
+        };
+        let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+        let honest = leak(honest);
+        assert_eq!(disagreement("f.yaml", candidate(honest), yaml), None);
+        let value = leak(honest.replace("\"a\": 1", "\"a\": 2"));
+        assert_ne!(value, honest);
+        assert_eq!(
+            disagreement("f.yaml", candidate(value), yaml),
+            Some(Disagreement::Value)
+        );
+        let locations = leak(honest.replace("\"/a\": [1,4]", "\"/a\": [7,4]"));
+        assert_ne!(locations, honest, "{honest}");
+        assert_eq!(
+            disagreement("f.yaml", candidate(locations), yaml),
+            Some(Disagreement::Locations)
+        );
+        // Made from other bytes: not read, so it cannot mislead.
+        let stale = leak(value.replace(&current, &source_hash(b"a: 2\n")));
+        assert_eq!(disagreement("f.yaml", candidate(stale), yaml), None);
     }
 
     /// Typed data is read from the first value alone: a broken second value

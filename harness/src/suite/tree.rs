@@ -247,22 +247,54 @@ impl SuiteTree {
     /// A content hash of the whole tree, `sha256:<hex>`: over every file's
     /// name and bytes, in name order, so that two runs on the same catalogs,
     /// fixtures and expectations carry the same identity, and any change to
-    /// one of them gives another.
+    /// one of them gives another. It covers what is read: a compiled twin
+    /// read in its YAML file's place that says something else (see
+    /// [`SuiteTree::twin_disagreements`]) is hashed too, so that a suite
+    /// changed by hand-editing a twin has another identity; honest twins
+    /// add nothing, so the built-in suite has the identity of its files,
+    /// as a working tree of them has.
     #[cfg(feature = "reports")]
     pub fn content_hash(&self) -> String {
         use sha2::Digest as _;
         let mut hasher = sha2::Sha256::new();
-        for (name, bytes) in &self.files {
-            // Lengths first, so that no two different trees hash alike by
-            // moving bytes between a name and its content.
+        // Lengths first, so that no two different trees hash alike by
+        // moving bytes between a name and its content.
+        let mut file = |name: &str, bytes: &[u8]| {
             hasher.update((name.len() as u64).to_le_bytes());
             hasher.update(name.as_bytes());
             hasher.update((bytes.len() as u64).to_le_bytes());
             hasher.update(bytes);
+        };
+        for (name, bytes) in &self.files {
+            file(name, bytes);
+        }
+        for (name, _) in self.twin_disagreements() {
+            if let Some(twin) = self.twins.get(name) {
+                // Under the twin's name, which no file of the tree has.
+                file(&compiled::twin_path(name), twin.text);
+            }
         }
         let digest = hasher.finalize();
         let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
         format!("sha256:{hex}")
+    }
+
+    /// The YAML files of the tree read from a compiled twin that says
+    /// something else than the file (edited by hand, its `source` hash
+    /// kept), by the file's name, in name order. Only the built-in suite
+    /// reads twins. Parses every YAML file that has a twin read in its
+    /// place, which the twins exist to avoid: for `check` and the content
+    /// hash, not for loading.
+    #[cfg(feature = "yaml")]
+    pub fn twin_disagreements(&self) -> Vec<(&str, compiled::Disagreement)> {
+        self.twins
+            .iter()
+            .filter_map(|(name, twin)| {
+                let bytes = self.get(name)?;
+                let disagreement = compiled::disagreement(name, *twin, bytes)?;
+                Some((*name, disagreement))
+            })
+            .collect()
     }
 
     /// The bytes of the file at `name`, if the tree has it.
@@ -328,6 +360,19 @@ impl SuiteTree {
             return false;
         };
         twin.current == compiled::source_hash(bytes) && compiled::document(*twin).is_some()
+    }
+
+    /// This tree with the twin of the YAML file `name` replaced by `text`,
+    /// still taken for made from the file's current bytes: a twin edited by
+    /// hand, its `source` hash kept.
+    #[cfg(all(test, feature = "reports"))]
+    pub(crate) fn with_twin_text(mut self, name: &str, text: &'static [u8]) -> SuiteTree {
+        let twin = self
+            .twins
+            .get_mut(name)
+            .unwrap_or_else(|| panic!("{name} has no twin"));
+        twin.text = text;
+        self
     }
 
     /// Where the tree comes from, as reports name it: its folder, or

@@ -375,3 +375,70 @@ fn a_suite_without_a_version_is_a_suite_problem() {
         &["suites/changelog.yaml: the suite has no version: this file is missing"],
     );
 }
+
+/// `bless --validator` handles SIGINT, SIGTERM and SIGHUP as `run` does:
+/// the validator's process group is killed (its grandchild too), no file
+/// is written (not even the expectations computed before the signal), and
+/// the exit status is 128 + the signal's number.
+#[test]
+fn an_interrupted_bless_kills_the_validator_and_writes_nothing() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    use std::time::Duration;
+
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    use super::external_support::{MiniSuite, left_behind, marker};
+    use super::signals::{wait_at_most, wait_until};
+
+    let suite = MiniSuite::new();
+    // Its first fixture's expectation, which the validator answers before
+    // it hangs, is one that bless would rewrite.
+    let edited = suite
+        .dir
+        .path()
+        .join("expected/document/expected-invalid/unknown-protocol-version.json.yaml");
+    let text = fs::read_to_string(&edited).unwrap() + "# edited by hand\n";
+    fs::write(&edited, &text).unwrap();
+    let before = expectations(suite.dir.path());
+    let marker = marker();
+    let log = suite.dir.path().join("validator.log");
+    let validator = suite.validator(
+        &marker,
+        &format!("--grandchild --log '{}' hang 3", log.display()),
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .args(["bless", "--validator", &validator, "--suite-dir"])
+        .arg(suite.dir.path())
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once it hangs, the first fixture's expectation has been computed.
+    wait_until("the validator hanging", Duration::from_secs(60), || {
+        fs::read_to_string(&log).is_ok_and(|log| log.contains("hanging"))
+    });
+    kill(
+        Pid::from_raw(i32::try_from(child.id()).unwrap()),
+        Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = wait_at_most(&mut child, Duration::from_secs(60));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let left = left_behind(&marker);
+    assert!(
+        left.is_empty(),
+        "left behind: {left:?}\n{status:?}\n{stderr}"
+    );
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert_contains(&stderr, &["interrupted by SIGTERM", "no file was changed"]);
+    assert_eq!(expectations(suite.dir.path()), before, "{stderr}");
+}

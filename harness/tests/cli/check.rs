@@ -92,3 +92,75 @@ fn reports_what_is_wrong_with_a_suite_tree() {
         ],
     );
 }
+
+/// A working tree with a compiled form (`compiled/`, which a build of the
+/// data crate embeds): a twin edited by hand, its `source` hash kept, is a
+/// problem of `check` naming the twin, and `bless --dry-run` would write it
+/// again. The tree itself is read from its YAML files (twins are only read
+/// in the built-in suite), so a run on it is judged, and identified, by
+/// the YAML.
+#[test]
+fn a_hand_edited_twin_in_a_working_tree_is_a_problem() {
+    let dir = suite_copy();
+    let twin =
+        "compiled/expected/document/expected-invalid/unknown-protocol-version.json.yaml.json";
+    for entry in walkdir::WalkDir::new(workspace().join("compiled")) {
+        let entry = entry.unwrap();
+        let target = dir
+            .path()
+            .join(entry.path().strip_prefix(workspace()).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    let honest = on_tree("check", dir.path());
+    assert_eq!(honest.status.code(), Some(0), "{}", stderr_of(&honest));
+    let hash = |dir: &Path| {
+        let output = harness()
+            .args([
+                "run",
+                "--quiet",
+                "--format",
+                "json",
+                "--filter",
+                "unknown-protocol",
+            ])
+            .arg("--suite-dir")
+            .arg(dir)
+            .output()
+            .unwrap();
+        let first: serde_json::Value =
+            serde_json::from_str(stdout_of(&output).lines().next().unwrap()).unwrap();
+        first["suite"]["hash"].as_str().unwrap().to_owned()
+    };
+    let before = hash(dir.path());
+
+    let path = dir.path().join(twin);
+    let text = fs::read_to_string(&path).unwrap();
+    let edited = text.replace("/protocolVersions/1", "/protocolVersions/0");
+    assert_ne!(edited, text);
+    fs::write(&path, edited).unwrap();
+
+    let check = on_tree("check", dir.path());
+    let stderr = stderr_of(&check);
+    assert_eq!(check.status.code(), Some(2), "{stderr}");
+    assert_contains(
+        &stderr,
+        &[&format!(
+            "{}: the compiled twin is not what `bless` writes",
+            dir.path().join(twin).display()
+        )],
+    );
+    let dry_run = harness()
+        .args(["bless", "--dry-run", "--suite-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_contains(
+        &stderr_of(&dry_run),
+        &["1 files of the compiled form (compiled/) would change"],
+    );
+    assert_eq!(hash(dir.path()), before);
+}

@@ -40,7 +40,8 @@ misbehave, the others behave:
     log-line TEXT      print a log line on stdout, then the reply
 
 --log FILE appends, in reverse mode, one line per batch: the `seq`s in the
-order they were answered.
+order they were answered; in hang mode, a line `hanging` when it starts to
+hang (the harness has its answers to the requests before, then).
 
 --grandchild starts a long-sleeping process first that inherits stdout and
 stderr (and carries the marker in its command line), so the pipes stay open
@@ -190,6 +191,9 @@ def session(options, answers):
             return 3
         if mode == "hang" and here:
             log("hanging on request %d (%s)" % (count, key))
+            if options["log"]:
+                with open(options["log"], "a", encoding="utf-8") as log_file:
+                    log_file.write("hanging\n")
             time.sleep(3600)
         if mode == "garbage" and here:
             write("this is not JSON")
