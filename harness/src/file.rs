@@ -261,9 +261,128 @@ pub(crate) fn bounded_name(text: &str) -> String {
     name + &suffix
 }
 
+/// A file or folder a command writes, named by its option.
+#[derive(Debug, Clone, Copy)]
+pub struct Written<'a> {
+    /// The option that names it (`--report`).
+    pub option: &'a str,
+    /// Where it is written.
+    pub path: &'a Path,
+    /// Whether it is a folder the command writes files into (`--badge-dir`).
+    pub folder: bool,
+}
+
+/// An output of a command that is one of its inputs.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{option} {}: the file is also an input ({}); an output must not overwrite what the \
+     command reads",
+    output.display(),
+    input.display()
+)]
+pub struct Overwrite {
+    /// The output's option.
+    pub option: String,
+    /// The output, as given.
+    pub output: PathBuf,
+    /// The input it is, as given.
+    pub input: PathBuf,
+}
+
+/// Refuses `outputs` that are one of `inputs`: the same file however it is
+/// named (`./a.json`, `sub/../a.json`, a symbolic or hard link), or, for a
+/// folder, one that holds an input. A command writes its outputs after it
+/// has read its inputs, so an output over an input would lose it.
+///
+/// # Errors
+///
+/// The first output that is an input.
+pub fn refuse_overwrite(inputs: &[&Path], outputs: &[Written<'_>]) -> Result<(), Overwrite> {
+    for output in outputs {
+        let Some(target) = resolved(output.path) else {
+            continue;
+        };
+        for input in inputs {
+            let Some(source) = resolved(input) else {
+                continue;
+            };
+            let same = if output.folder {
+                source.starts_with(&target)
+            } else {
+                source == target || same_file(input, output.path)
+            };
+            if same {
+                return Err(Overwrite {
+                    option: output.option.to_owned(),
+                    output: output.path.to_path_buf(),
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path` with its links and `.`/`..` resolved, as far as it exists: a
+/// file not written yet is its resolved folder and its name.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return Some(path);
+    }
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(parent).ok()?.join(name))
+}
+
+/// Whether two existing paths are one file (a hard link is another name
+/// of it).
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Whether two existing paths are one file (resolved paths are all there
+/// is to compare here).
+#[cfg(not(unix))]
+fn same_file(_: &Path, _: &Path) -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_output_that_is_an_input_under_another_name_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.json");
+        std::fs::write(&input, "{}").unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let refused = |path: &Path, folder| {
+            let output = Written {
+                option: "--report",
+                path,
+                folder,
+            };
+            refuse_overwrite(&[&input], &[output]).is_err()
+        };
+        assert!(refused(&dir.path().join("sub/../a.json"), false));
+        assert!(refused(dir.path(), true));
+        assert!(!refused(&dir.path().join("b.json"), false));
+        assert!(!refused(&dir.path().join("sub"), true));
+        #[cfg(unix)]
+        {
+            std::fs::hard_link(&input, dir.path().join("hard.json")).unwrap();
+            assert!(refused(&dir.path().join("hard.json"), false));
+        }
+    }
 
     #[test]
     fn plain_names_stay_as_they_are() {

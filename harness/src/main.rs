@@ -23,6 +23,7 @@ use mcpdesc_conformance::emit::text as report;
 use mcpdesc_conformance::emit::{Emitters, escape};
 use mcpdesc_conformance::event::{RunMode, RunOptions, RunStarted, SuiteIdentity};
 use mcpdesc_conformance::exit::Status;
+use mcpdesc_conformance::file::{Written, refuse_overwrite};
 use mcpdesc_conformance::input::InputKind;
 use mcpdesc_conformance::outcome::claims::Claims;
 use mcpdesc_conformance::outcome::comparison::Level;
@@ -184,6 +185,10 @@ struct MergeArgs {
     /// into this binary (checked against the reports' content hash).
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
+    /// Known failures (YAML), applied to the merged results as `run
+    /// --baseline` applies them; the shards' own marks are not taken.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     #[command(flatten)]
     outputs: OutputArgs,
     #[command(flatten)]
@@ -284,6 +289,25 @@ struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// The files and folders these options write, by option.
+    fn written(&self) -> Vec<Written<'_>> {
+        [
+            ("--report", &self.report, false),
+            ("--junit", &self.junit, false),
+            ("--markdown", &self.markdown, false),
+            ("--badge-dir", &self.badge_dir, true),
+        ]
+        .into_iter()
+        .filter_map(|(option, path, folder)| {
+            path.as_deref().map(|path| Written {
+                option,
+                path,
+                folder,
+            })
+        })
+        .collect()
+    }
+
     /// Adds an emitter for each file output asked for.
     fn push_into<'a>(&self, emitters: &mut Emitters<'a>, set: &'a SuiteSet, level: Level) {
         if let Some(path) = &self.report {
@@ -338,6 +362,26 @@ struct RunArgs {
     /// in a catalog.
     #[arg(long, value_name = "FILE|LIST")]
     rules: Option<String>,
+}
+
+impl RunArgs {
+    /// The files the run reads besides the suite: the baseline, and the
+    /// rules file.
+    fn inputs(&self) -> Vec<&Path> {
+        let rules = self
+            .rules
+            .as_deref()
+            .map(Path::new)
+            .filter(|path| path.is_file());
+        self.baseline.as_deref().into_iter().chain(rules).collect()
+    }
+}
+
+/// Refuses an output among `outputs` that is one of `inputs`, which it
+/// would overwrite.
+fn refuse_overwriting(inputs: &[&Path], outputs: &[Written<'_>]) -> anyhow::Result<()> {
+    refuse_overwrite(inputs, outputs)
+        .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))
 }
 
 #[derive(Debug, Args)]
@@ -673,6 +717,22 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
         check,
         check_report,
     } = args;
+    let mut inputs = run_args.inputs();
+    inputs.extend(check.as_deref());
+    inputs.extend(check_report.as_deref());
+    let mut outputs = run_args.outputs.written();
+    for (option, path) in [
+        ("--statement", &path),
+        ("--statement-markdown", &statement_markdown),
+    ] {
+        outputs.extend(path.as_deref().map(|path| Written {
+            option,
+            path,
+            folder: false,
+        }));
+    }
+    refuse_overwriting(&inputs, &outputs)?;
+    drop((inputs, outputs));
     let Some(check) = check else {
         let mut statement = None;
         let status = execute(run_args, End::Certify(&mut statement), None)?;
@@ -696,10 +756,20 @@ fn certify(args: CertifyArgs) -> anyhow::Result<Status> {
             path,
         };
         let set = SuiteSet::load(SuiteTree::open(run_args.select.suite_dir.as_deref())?);
-        let merged = merge::merge(std::slice::from_ref(&shard), &set, &set.tree.source())
+        // The statement's known failures are the baseline of its check, as
+        // when it runs the validator.
+        let known = stated.baseline_entries();
+        let baseline = if known.is_empty() {
+            None
+        } else {
+            Some(Baseline::new(known.clone()).matched(
+                &check.display().to_string(),
+                &Selection::default().cases(&set),
+            )?)
+        };
+        let merged = merge::merge(vec![shard], &set, &set.tree.source(), baseline.as_ref())
             .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
         let mut now = None;
-        let known = stated.baseline_entries();
         merged.replay(&mut emit::statement::Certify::new(known, &mut now))?;
         return Ok(match now {
             Some(now) => holds(&stated, &now),
@@ -767,6 +837,8 @@ fn execute(args: RunArgs, end: End<'_>, given: Option<&ArgMatches>) -> anyhow::R
         End::Baseline(path) => Some(*path),
         _ => None,
     };
+    // `baseline --output` rewrites the baseline it reads, as it should.
+    refuse_overwriting(&args.inputs(), &args.outputs.written())?;
     interrupt::install().context("cannot handle interrupting signals")?;
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let (set, selection) = load(&args.select)?;
@@ -1169,6 +1241,9 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
     // A first signal lets the outputs be written whole (a second ends at
     // once, and removes the one being written).
     interrupt::install().context("cannot handle interrupting signals")?;
+    let mut inputs: Vec<&Path> = args.reports.iter().map(PathBuf::as_path).collect();
+    inputs.extend(args.baseline.as_deref());
+    refuse_overwriting(&inputs, &args.outputs.written())?;
     let shards = args
         .reports
         .iter()
@@ -1181,16 +1256,29 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let tree = SuiteTree::open(args.suite_dir.as_deref())?;
     let set = SuiteSet::load(tree);
-    let mut merged = merge::merge(&shards, &set, &set.tree.source())
+    let baseline = match &args.baseline {
+        Some(path) => Some(Baseline::load(path, &Selection::default().cases(&set))?),
+        None => None,
+    };
+    let mut merged = merge::merge(shards, &set, &set.tree.source(), baseline.as_ref())
         .map_err(|error| anyhow::anyhow!("{}", escape::line(&error.to_string())))?;
     // The merged report is made by this command, not by the first shard's.
     merged.started.command_line = command_line();
     let level = merged.started.options.level;
+    let stale = std::mem::take(&mut merged.stale);
     let mut emitters = Emitters::default();
     emitters.push(Human::new(io::stdout(), &set, level, true).with_palette(args.color.palette()?));
     args.outputs.push_into(&mut emitters, &set, level);
     let finished = merged.replay(&mut emitters)?;
     drop(emitters);
+    if let Some(path) = &args.baseline
+        && !stale.is_empty()
+    {
+        eprint!(
+            "{}",
+            stale_message(&stale.iter().collect::<Vec<_>>(), path, None)
+        );
+    }
     Ok(interrupted().unwrap_or(finished.status))
 }
 
@@ -1225,6 +1313,18 @@ fn compare(args: CompareArgs) -> anyhow::Result<Status> {
             ))
         );
     }
+    let outputs: Vec<Written<'_>> = [("--html", &args.html), ("--markdown", &args.markdown)]
+        .into_iter()
+        .filter_map(|(option, path)| {
+            path.as_deref().map(|path| Written {
+                option,
+                path,
+                folder: false,
+            })
+        })
+        .collect();
+    let inputs: Vec<&Path> = paths.iter().map(|path| path.as_path()).collect();
+    refuse_overwriting(&inputs, &outputs)?;
     let reports = paths
         .iter()
         .map(|path| read_report(path))

@@ -53,6 +53,13 @@ pub struct Interruption {
 }
 
 impl Interruption {
+    /// Whether `signal` is one of the signals that interrupt a run: the
+    /// only ones a run records (a report that names another was not
+    /// written by a run).
+    pub fn handled(signal: i32) -> bool {
+        NAMES.iter().any(|(number, _)| *number == signal)
+    }
+
     /// The signal's name, such as `SIGINT`: one of the signals that
     /// interrupt a run, or `signal N` for any other number (which only a
     /// report written by hand can hold).

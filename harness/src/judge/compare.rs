@@ -200,6 +200,33 @@ rules:
 
     const R: Revision = Revision::of("2025-06-18");
 
+    /// The per-rule verdicts found in one pass are those found rule by
+    /// rule.
+    #[test]
+    fn every_rules_verdict_at_once_is_each_rules_verdict() {
+        let expected = [
+            finding("mcpdesc.a", "/a/0", Severity::Error),
+            finding("mcpdesc.a", "/a/1", Severity::Error),
+            finding("mcpdesc.b", "/a/0", Severity::Warning),
+        ];
+        let actual = [
+            diagnostic("mcpdesc.a", "/a/0", Severity::Error),
+            diagnostic("mcpdesc.b", "/nothing", Severity::Warning),
+            diagnostic("mcpdesc.unknown", "/a/0", Severity::Error),
+        ];
+        for revision in [R, Revision::of("2024-11-05")] {
+            let comparison = compare(&expected, &actual, revision);
+            let all = comparison.rules_passes();
+            assert_eq!(
+                all.keys().copied().collect::<BTreeSet<_>>(),
+                comparison.rules()
+            );
+            for (rule, passes) in all {
+                assert_eq!(passes, comparison.rule_passes(rule), "{rule}");
+            }
+        }
+    }
+
     #[test]
     fn identical_sets_pass_every_level_and_repeats_count_once() {
         let expected = [finding("mcpdesc.a", "/a/1/b~1c", Severity::Error)];

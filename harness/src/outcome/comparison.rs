@@ -2,7 +2,7 @@
 //! it missed or added, and the reported findings that are wrong in
 //! themselves. [`crate::judge::compare`] makes one from a reply.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -185,6 +185,56 @@ impl Comparison {
             !rule_problem && expected.is_empty() == reported.is_empty(),
             problems().next().is_none() && expected == reported,
         ]
+    }
+}
+
+impl Comparison {
+    /// [`Comparison::rule_passes`] of every rule of [`Comparison::rules`],
+    /// found in one pass over the findings instead of one per rule (a case
+    /// may involve hundreds of rules).
+    pub fn rules_passes(&self) -> BTreeMap<&str, [bool; 3]> {
+        #[derive(Default)]
+        struct Parts<'a> {
+            expected: Findings,
+            reported: Vec<&'a Finding>,
+            rule_problem: bool,
+            problem: bool,
+        }
+        let mut parts: BTreeMap<&str, Parts<'_>> = BTreeMap::new();
+        for finding in &self.expected {
+            let part = parts.entry(finding.rule.as_str()).or_default();
+            part.expected.insert(finding.clone());
+        }
+        let missing = &self.missing;
+        for finding in self
+            .expected
+            .iter()
+            .filter(|finding| !missing.contains(*finding))
+            .chain(&self.unexpected)
+        {
+            parts
+                .entry(finding.rule.as_str())
+                .or_default()
+                .reported
+                .push(finding);
+        }
+        for problem in &self.problems {
+            let part = parts.entry(problem.finding.rule.as_str()).or_default();
+            part.problem = true;
+            part.rule_problem |= problem.kind != ProblemKind::UnresolvedPointer;
+        }
+        parts
+            .into_iter()
+            .map(|(rule, part)| {
+                let reported: Findings = part.reported.into_iter().cloned().collect();
+                let passes = [
+                    has_error(&part.expected) == has_error(&reported),
+                    !part.rule_problem && part.expected.is_empty() == reported.is_empty(),
+                    !part.problem && part.expected == reported,
+                ];
+                (rule, passes)
+            })
+            .collect()
     }
 }
 

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use mcpdesc_protocol::{Implementation, Revision};
 
 use crate::outcome::comparison::Level;
-use crate::reports::{Named, OutcomeRecord};
+use crate::reports::{ComparisonRecord, Named, OutcomeRecord, PassesRecord, Report};
 use crate::suite::SuiteSet;
 use crate::suite::expectation::Finding;
 
@@ -28,6 +28,14 @@ pub enum MatrixError {
     /// No report was given.
     #[error("no report to compare")]
     NoReports,
+    /// A report lists a case twice: it would be counted twice.
+    #[error("{}: the case {case} is listed twice; a report has each case once", path.display())]
+    Duplicate {
+        /// The report.
+        path: PathBuf,
+        /// The case ID.
+        case: String,
+    },
     /// A report is of another suite than the first.
     #[error(
         "{}: the report is of the suite {found}, but {} is of {expected}; compare reports of one suite",
@@ -189,33 +197,37 @@ impl Matrix {
                 });
             }
         }
+        for Named { path, report, .. } in reports {
+            if let Some(case) = duplicate(report) {
+                return Err(MatrixError::Duplicate {
+                    path: path.to_path_buf(),
+                    case: case.to_owned(),
+                });
+            }
+        }
         let count = reports.len();
+        // Each case of each report is judged once, rule by rule: a case
+        // may have hundreds of findings of hundreds of rules, and judging
+        // it again for each rule made the matrix quadratic in them.
+        let mut views: Vec<BTreeMap<&str, View>> = vec![BTreeMap::new(); count];
         // Per rule: cells per implementation, overall and per revision, and
         // the IDs of the cases that involve it.
         let mut rules: BTreeMap<String, RuleRow> = BTreeMap::new();
-        let mut involved: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        let mut involved: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
         for (column, Named { report, .. }) in reports.iter().enumerate() {
             for case in &report.cases {
                 let Some(comparison) = case.outcome.comparison() else {
                     continue;
                 };
+                let view = View::of(comparison, case.passes, level);
                 let judged = matches!(case.outcome, OutcomeRecord::Compared(_));
                 // Each rule is judged on its own findings, as `run` counts
                 // it: a case that fails on one rule is not a failure of
                 // the others.
-                let whole = comparison.clone().comparison(case.passes);
-                let touched: BTreeSet<&str> = comparison
-                    .expected
-                    .iter()
-                    .chain(&comparison.unexpected)
-                    .chain(comparison.problems.iter().map(|problem| &problem.finding))
-                    .map(|finding| finding.rule.as_str())
-                    .collect();
-                for rule in touched {
-                    let passes = whole.rule_passes(rule)[level as usize];
-                    involved.entry(rule).or_default().insert(&case.id);
-                    let row = rules.entry(rule.to_owned()).or_insert_with(|| RuleRow {
-                        rule: rule.to_owned(),
+                for (rule, passes) in &view.passes {
+                    involved.entry(rule.clone()).or_default().insert(&case.id);
+                    let row = rules.entry(rule.clone()).or_insert_with(|| RuleRow {
+                        rule: rule.clone(),
                         cells: vec![Cell::default(); count],
                         per_revision: BTreeMap::new(),
                         disagreements: 0,
@@ -228,10 +240,11 @@ impl Matrix {
                     if judged {
                         for cell in [&mut row.cells[column], &mut by_revision[column]] {
                             cell.judged += 1;
-                            cell.passed += usize::from(passes);
+                            cell.passed += usize::from(*passes);
                         }
                     }
                 }
+                views[column].insert(&case.id, view);
             }
         }
         // Each report's cases by ID, to put answers side by side.
@@ -239,52 +252,32 @@ impl Matrix {
             reports.iter().map(|named| named.by_id()).collect();
         for (rule, row) in &mut rules {
             for id in involved.get(rule.as_str()).into_iter().flatten() {
-                let of_rule = |findings: &mut dyn Iterator<Item = &Finding>| {
-                    findings
-                        .filter(|finding| finding.rule == *rule)
-                        .cloned()
-                        .collect::<BTreeSet<_>>()
-                };
                 let mut expected = None;
                 let answers: Vec<Answer> = by_id
                     .iter()
-                    .map(|cases| match cases.get(id) {
+                    .zip(&mut views)
+                    .map(|(cases, views)| match cases.get(id) {
                         None => Answer::Absent,
                         // A rule it does not claim to check: its silence is
                         // no disagreement.
                         Some(case) if unclaims(&case.outcome, rule) => {
                             Answer::Other("unclaimed".to_owned())
                         }
-                        Some(case) => match case.outcome.comparison() {
-                            Some(comparison) => {
+                        Some(case) => match (case.outcome.comparison(), views.get_mut(id)) {
+                            (Some(comparison), Some(view)) => {
                                 if expected.is_none() {
-                                    expected = Some(of_rule(&mut comparison.expected.iter()));
+                                    expected = Some(
+                                        comparison
+                                            .expected
+                                            .iter()
+                                            .filter(|finding| finding.rule == *rule)
+                                            .cloned()
+                                            .collect(),
+                                    );
                                 }
-                                // Whether the rule's own findings agree,
-                                // whatever the case's other rules do, and
-                                // which other rules make the case fail.
-                                let whole = comparison.clone().comparison(case.passes);
-                                let judged = case.passes.at(level).is_some();
-                                let passes =
-                                    judged.then(|| whole.rule_passes(rule)[level as usize]);
-                                let failing_rules = whole
-                                    .rules()
-                                    .into_iter()
-                                    .filter(|other| {
-                                        judged
-                                            && *other != rule.as_str()
-                                            && !whole.rule_passes(other)[level as usize]
-                                    })
-                                    .map(str::to_owned)
-                                    .collect();
-                                Answer::Findings {
-                                    findings: of_rule(&mut comparison.reported().iter()),
-                                    complete: comparison.complete(),
-                                    passes,
-                                    failing_rules,
-                                }
+                                view.answer(rule)
                             }
-                            None => Answer::Other(case.outcome.kind().to_owned()),
+                            _ => Answer::Other(case.outcome.kind().to_owned()),
                         },
                     })
                     .collect();
@@ -363,6 +356,83 @@ impl Matrix {
             .iter()
             .flat_map(|row| row.per_revision.keys().copied())
             .collect()
+    }
+}
+
+/// A case ID that `report` lists more than once, if any.
+pub(crate) fn duplicate(report: &Report) -> Option<&str> {
+    let mut seen = BTreeSet::new();
+    report
+        .cases
+        .iter()
+        .map(|case| case.id.as_str())
+        .find(|id| !seen.insert(*id))
+}
+
+/// One report's compared or unclaimed case, judged once for every rule it
+/// involves.
+#[derive(Debug, Clone, Default)]
+struct View {
+    /// Whether each rule's own findings agree at the matrix's level.
+    passes: BTreeMap<String, bool>,
+    /// The rules whose findings disagree at the level, when the case is
+    /// judged (empty otherwise).
+    failing: Vec<String>,
+    /// Whether the case is judged at the level.
+    judged: bool,
+    /// The reported findings, by rule; each is taken by the one answer
+    /// that shows it.
+    reported: BTreeMap<String, BTreeSet<Finding>>,
+    /// Whether the report kept all its findings.
+    complete: bool,
+}
+
+impl View {
+    fn of(comparison: &ComparisonRecord, passes: PassesRecord, level: Level) -> View {
+        let judged = passes.at(level).is_some();
+        let whole = comparison.clone().comparison(passes);
+        let passes: BTreeMap<String, bool> = whole
+            .rules_passes()
+            .into_iter()
+            .map(|(rule, passes)| (rule.to_owned(), passes[level as usize]))
+            .collect();
+        let failing = passes
+            .iter()
+            .filter(|(_, passes)| judged && !**passes)
+            .map(|(rule, _)| rule.clone())
+            .collect();
+        let mut reported: BTreeMap<String, BTreeSet<Finding>> = BTreeMap::new();
+        for finding in whole.reported() {
+            reported
+                .entry(finding.rule.clone())
+                .or_default()
+                .insert(finding);
+        }
+        View {
+            passes,
+            failing,
+            judged,
+            reported,
+            complete: comparison.complete(),
+        }
+    }
+
+    /// The answer of the case as far as `rule` goes (asked once per rule).
+    fn answer(&mut self, rule: &str) -> Answer {
+        Answer::Findings {
+            findings: self.reported.remove(rule).unwrap_or_default(),
+            complete: self.complete,
+            // A rule without findings on either side agrees.
+            passes: self
+                .judged
+                .then(|| self.passes.get(rule).copied().unwrap_or(true)),
+            failing_rules: self
+                .failing
+                .iter()
+                .filter(|other| *other != rule)
+                .cloned()
+                .collect(),
+        }
     }
 }
 

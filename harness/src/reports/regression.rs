@@ -27,6 +27,14 @@ use crate::suite::expectation::{Finding, Findings};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RegressionError {
+    /// A report lists a case twice: which of its results counts?
+    #[error("{}: the case {case} is listed twice; a report has each case once", path.display())]
+    Duplicate {
+        /// The report.
+        path: PathBuf,
+        /// The case ID.
+        case: String,
+    },
     /// The reports have no case in common: nothing could be said.
     #[error(
         "{} and {} have no case in common (another suite, or disjoint selections): \
@@ -200,12 +208,21 @@ impl Regressions {
     ///
     /// # Errors
     ///
-    /// The reports have no case in common.
+    /// A report lists a case twice, or the reports have no case in
+    /// common.
     pub fn of(
         before: Named<'_>,
         after: Named<'_>,
         level: Level,
     ) -> Result<Regressions, RegressionError> {
+        for named in [before, after] {
+            if let Some(case) = crate::reports::matrix::duplicate(named.report) {
+                return Err(RegressionError::Duplicate {
+                    path: named.path.to_path_buf(),
+                    case: case.to_owned(),
+                });
+            }
+        }
         let headings = crate::reports::headings(&[before, after]);
         let old: BTreeMap<&str, &CaseRecord> = before.by_id();
         let new: BTreeMap<&str, &CaseRecord> = after.by_id();

@@ -862,3 +862,143 @@ fn the_page_names_the_cause_and_the_unclaimed() {
         cells[2]
     );
 }
+
+/// The reference validator's report of the whole suite, in `dir`.
+fn whole_report(dir: &Path, name: &str) {
+    let output = harness()
+        .current_dir(dir)
+        .args(["run", "--quiet", "--report", name])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+}
+
+/// A case listed twice in one report is refused, naming the file and the
+/// case: it was counted twice (4/18 instead of 2/9).
+#[test]
+fn a_case_listed_twice_in_one_report_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    whole_report(dir, "reference.json");
+    let mut report = read_json(&dir.join("reference.json"));
+    let cases = report["cases"].as_array_mut().unwrap();
+    let twice = cases[5].clone();
+    cases.push(twice.clone());
+    fs::write(dir.join("twice.json"), report.to_string()).unwrap();
+    let id = twice["id"].as_str().unwrap();
+    for args in [
+        &["reference.json", "twice.json"][..],
+        &["--before", "reference.json", "--after", "twice.json"],
+    ] {
+        let output = compare_output(dir, args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_of(&output)
+        );
+        assert_contains(
+            &stderr_of(&output),
+            &[&format!("twice.json: the case {id} is listed twice")],
+        );
+    }
+}
+
+/// 800 findings per case, over twenty rules, are compared in one pass per
+/// case: it used to recompute a case's reported findings for every rule
+/// and every other rule of it (100 findings over 40 rules took two
+/// minutes).
+#[test]
+fn eight_hundred_findings_per_case_are_compared_in_a_bounded_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    whole_report(dir, "reference.json");
+    let mut report = read_json(&dir.join("reference.json"));
+    super::merge::flood(&mut report, 800, 20, 0);
+    fs::write(dir.join("flooded.json"), report.to_string()).unwrap();
+    let output = harness()
+        .current_dir(dir)
+        .args([
+            "compare",
+            "reference.json",
+            "flooded.json",
+            "--html",
+            "c.html",
+            "--markdown",
+            "c.md",
+        ])
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert_contains(
+        &fs::read_to_string(dir.join("c.md")).unwrap(),
+        &["x.flood.19"],
+    );
+}
+
+/// The HTML page and the Markdown of a report of about 60 MB are made in
+/// well under 300 MB.
+#[test]
+fn comparing_a_60_mb_report_stays_under_300_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    whole_report(dir, "reference.json");
+    let mut report = read_json(&dir.join("reference.json"));
+    super::merge::flood(&mut report, 100, 1, 600);
+    fs::write(
+        dir.join("big.json"),
+        serde_json::to_string_pretty(&report).unwrap(),
+    )
+    .unwrap();
+    drop(report);
+    let (peak_kib, output) = super::merge::peak_memory(
+        dir,
+        &[
+            "compare",
+            "reference.json",
+            "big.json",
+            "--html",
+            "c.html",
+            "--markdown",
+            "c.md",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(
+        peak_kib < 300 * 1024,
+        "peak memory {} MiB, over 300 MB",
+        peak_kib / 1024
+    );
+}
+
+/// An output of `compare` that is one of its reports is refused.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    whole_report(dir, "a.json");
+    let before = fs::read_to_string(dir.join("a.json")).unwrap();
+    for args in [
+        &["a.json", "--html", "a.json"][..],
+        &["a.json", "--markdown", "./a.json"],
+        &[
+            "--before",
+            "a.json",
+            "--after",
+            "a.json",
+            "--markdown",
+            "a.json",
+        ],
+    ] {
+        let output = compare_output(dir, args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_of(&output)
+        );
+        assert_contains(&stderr_of(&output), &["is also an input"]);
+    }
+    assert_eq!(fs::read_to_string(dir.join("a.json")).unwrap(), before);
+}

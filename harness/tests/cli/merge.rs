@@ -56,6 +56,18 @@ fn merge(dir: &Path, name: &str, reports: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// [`merge`] with the options `args` besides.
+fn merge_with(dir: &Path, name: &str, reports: &[&str], args: &[&str]) -> std::process::Output {
+    harness()
+        .current_dir(dir)
+        .arg("merge")
+        .args(reports)
+        .args(args)
+        .args(outputs(name))
+        .output()
+        .unwrap()
+}
+
 /// A report without what differs from run to run: the timings, and the
 /// command line that made it.
 fn without_timings(path: &Path) -> Value {
@@ -141,7 +153,14 @@ fn shards_merge_into_the_whole(args: &[&str]) -> Option<i32> {
     // Given in another order than the shards' numbers: the case order
     // comes from the suite, not from the files.
     let shards: Vec<&str> = vec![&shards[2], &shards[0], &shards[1]];
-    let merged = merge(dir, "merged", &shards);
+    // The shards' baseline marks are not taken: the baseline is given to
+    // the merge, as to the run.
+    let baseline: Vec<&str> = args
+        .iter()
+        .position(|arg| *arg == "--baseline")
+        .map_or(&[][..], |at| &args[at..at + 2])
+        .to_vec();
+    let merged = merge_with(dir, "merged", &shards, &baseline);
     assert_eq!(
         merged.status.code(),
         whole,
@@ -324,4 +343,333 @@ fn a_report_of_another_suite_is_refused() {
             "--suite-dir",
         ],
     );
+}
+
+/// Reads the report at `path`, lets `edit` change it, and writes it back.
+fn edit_report(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut report: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut report);
+    fs::write(path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
+}
+
+/// The index of the first case of `report` whose suite expects a finding.
+fn first_with_findings(report: &Value) -> usize {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|case| !case["outcome"]["expected"].as_array().unwrap().is_empty())
+        .unwrap()
+}
+
+/// `merge ARGS` in `dir`, without outputs.
+fn merge_args(dir: &Path, args: &[&str]) -> std::process::Output {
+    harness()
+        .current_dir(dir)
+        .arg("merge")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A shard is judged again from the findings it records, with the suite's
+/// expectations: its `passes` and its baseline marks are not its word to
+/// give (they used to let a failing run merge to exit 0), an expectation it
+/// makes up is refused, and `merge --baseline` excuses known failures as
+/// `run --baseline` does.
+#[test]
+fn a_shard_is_judged_again_from_its_findings_and_the_suites_expectations() {
+    let dir = three_shards();
+    let dir = dir.path();
+    // A missed finding, with `passes` still saying that the case passes.
+    edit_report(&dir.join("shard1.json"), |report| {
+        let index = first_with_findings(report);
+        let case = &mut report["cases"][index];
+        let finding = case["outcome"]["expected"][0].clone();
+        case["outcome"]["missing"] = Value::Array(vec![finding]);
+        case["outcome"]["reportedCount"] = Value::from(0);
+    });
+    let shards = ["shard1.json", "shard2.json", "shard3.json"];
+    let output = merge_args(dir, &shards);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    // Marked a known failure by the shard: no baseline was given to merge.
+    let mut id = String::new();
+    edit_report(&dir.join("shard1.json"), |report| {
+        let index = first_with_findings(report);
+        let case = &mut report["cases"][index];
+        id = case["id"].as_str().unwrap().to_owned();
+        case["passes"] = serde_json::json!({"verdict": true, "rules": true, "exact": false});
+        case["baseline"] =
+            serde_json::json!({"mark": "known-failure", "reason": null, "link": null});
+    });
+    let output = merge_args(dir, &shards);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    // With the baseline that lists it, the failure is known.
+    fs::write(
+        dir.join("baseline.yaml"),
+        format!("failures:\n  - case: \"{id}\"\n"),
+    )
+    .unwrap();
+    let output = merge_args(
+        dir,
+        &[
+            &shards[..],
+            &["--baseline", "baseline.yaml", "--report", "known.json"],
+        ]
+        .concat(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    let known: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("known.json")).unwrap()).unwrap();
+    let case = known["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|case| case["id"] == id.as_str())
+        .unwrap();
+    assert_eq!(case["baseline"]["mark"], "known-failure");
+    assert_eq!(case["passes"]["exact"], false);
+    // A made-up expectation is refused, naming the file and the case.
+    edit_report(&dir.join("shard2.json"), |report| {
+        let case = &mut report["cases"][0];
+        case["outcome"]["expected"] = serde_json::json!([
+            {"rule": "mcpdesc.document.shape", "path": "/made-up", "severity": "error"}
+        ]);
+        case["outcome"]["missing"] = case["outcome"]["expected"].clone();
+    });
+    let made_up = fs::read_to_string(dir.join("shard2.json")).unwrap();
+    let made_up: Value = serde_json::from_str(&made_up).unwrap();
+    let output = merge_args(dir, &shards);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert_contains(
+        &stderr_of(&output),
+        &[
+            "shard2.json: ",
+            made_up["cases"][0]["id"].as_str().unwrap(),
+            "the suite expects",
+        ],
+    );
+}
+
+/// `interrupted.signal` is one of the signals the harness records a run
+/// interrupted by (SIGHUP, SIGINT, SIGTERM), or the shard is refused: any
+/// other number made an exit status of its own (-128 gave 0).
+#[test]
+fn an_interruption_by_a_signal_the_harness_does_not_record_is_refused() {
+    let dir = three_shards();
+    let dir = dir.path();
+    let shards = ["shard1.json", "shard2.json", "shard3.json"];
+    for signal in [-128_i64, -127, 0, 9, 2_147_483_647] {
+        edit_report(&dir.join("shard3.json"), |report| {
+            report["interrupted"] = serde_json::json!({ "signal": signal });
+        });
+        let output = merge_args(dir, &shards);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{signal}: {}",
+            stderr_of(&output)
+        );
+        assert_contains(
+            &stderr_of(&output),
+            &[&format!(
+                "shard3.json: the run is interrupted by signal {signal}"
+            )],
+        );
+    }
+    edit_report(&dir.join("shard3.json"), |report| {
+        report["interrupted"] = serde_json::json!({ "signal": 15 });
+    });
+    let output = merge_args(dir, &shards);
+    assert_eq!(output.status.code(), Some(143), "{}", stderr_of(&output));
+}
+
+/// A split into more shards than the selection has cases is refused before
+/// anything is counted (2^64 - 1 shards used to abort on a 4 GB
+/// allocation), and a list of missing shards is cut short.
+#[test]
+fn a_partition_larger_than_the_selection_is_refused_and_missing_shards_are_listed_briefly() {
+    let dir = three_shards();
+    let dir = dir.path();
+    let partitioned = |count: &str| {
+        edit_report(&dir.join("shard1.json"), |report| {
+            report["run"]["options"]["selection"] =
+                serde_json::json!([format!("--partition=hash:1/{count}")]);
+        });
+        harness()
+            .current_dir(dir)
+            .args(["merge", "shard1.json"])
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap()
+    };
+    for count in ["18446744073709551615", "100000000", "1000000"] {
+        let output = partitioned(count);
+        let stderr = stderr_of(&output);
+        assert_eq!(output.status.code(), Some(2), "{count}: {stderr}");
+        assert_contains(
+            &stderr,
+            &[&format!(
+                "shard1.json: it is shard hash:1/{count}, but the selection has only "
+            )],
+        );
+        assert!(stderr.len() < 1000, "{count}: {} bytes", stderr.len());
+    }
+    let output = partitioned("300");
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(
+        &stderr,
+        &["shard(s) 2, 3, 4, ", " and 289 more of 300 missing"],
+    );
+    assert!(stderr.len() < 1000, "{} bytes: {stderr}", stderr.len());
+}
+
+/// Gives every compared case of `report` `count` reported findings the
+/// suite does not expect, spread over `rules` rules no catalog defines, at
+/// pointers of about `pad` bytes that name nothing: what a run records of
+/// a validator flooding it (the findings kept whole when `count` is at most
+/// the 100 a report keeps).
+pub(super) fn flood(report: &mut Value, count: usize, rules: usize, pad: usize) {
+    let padding = "x".repeat(pad);
+    for case in report["cases"].as_array_mut().unwrap() {
+        if case["outcome"]["kind"] != "compared" {
+            continue;
+        }
+        let mut findings: Vec<(String, String)> = (0..count)
+            .map(|n| {
+                (
+                    format!("x.flood.{}", n % rules),
+                    format!("/flood/{padding}/{n}"),
+                )
+            })
+            .collect();
+        findings.sort();
+        let finding = |(rule, path): &(String, String)| serde_json::json!({"rule": rule, "path": path, "severity": "error"});
+        let problems: Vec<Value> = findings
+            .iter()
+            .flat_map(|found| {
+                ["unknown-rule", "unresolved-pointer"].map(
+                    |problem| serde_json::json!({"finding": finding(found), "problem": problem}),
+                )
+            })
+            .take(100)
+            .collect();
+        let outcome = &mut case["outcome"];
+        let expected = outcome["expected"].as_array().unwrap().len();
+        outcome["unexpected"] = findings.iter().map(finding).collect();
+        outcome["unexpectedCount"] = Value::from(count);
+        outcome["reportedCount"] = Value::from(expected + count);
+        outcome["problems"] = Value::Array(problems);
+        outcome["problemCount"] = Value::from(2 * count);
+        let error = outcome["expected"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|finding| finding["severity"] == "error");
+        case["passes"] = serde_json::json!({"verdict": error, "rules": false, "exact": false});
+    }
+}
+
+/// The peak resident memory, in KiB, of the harness run with `args` in
+/// `dir` (through `peak_memory.py`), and its output.
+pub(super) fn peak_memory(dir: &Path, args: &[&str]) -> (u64, std::process::Output) {
+    let peak_file = dir.join("peak");
+    let output = std::process::Command::new("python3")
+        .current_dir(dir)
+        .arg(super::external_support::support("peak_memory.py"))
+        .arg(&peak_file)
+        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .args(args)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let peak = fs::read_to_string(&peak_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    (peak, output)
+}
+
+/// A report of the whole suite of about 60 MB (every case flooded with a
+/// hundred findings at long pointers) merges in well under 300 MB: merge
+/// used to keep about 20 times a report's size.
+#[test]
+fn merging_a_60_mb_report_stays_under_300_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let output = harness()
+        .current_dir(dir)
+        .args(["run", "--quiet", "--report", "small.json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let mut report: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("small.json")).unwrap()).unwrap();
+    flood(&mut report, 100, 1, 600);
+    fs::write(
+        dir.join("big.json"),
+        serde_json::to_string_pretty(&report).unwrap(),
+    )
+    .unwrap();
+    drop(report);
+    let size = fs::metadata(dir.join("big.json")).unwrap().len();
+    assert!(size > 55_000_000, "{size} bytes");
+    let (peak_kib, output) = peak_memory(dir, &["merge", "big.json", "--report", "merged.json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    assert!(
+        peak_kib < 300 * 1024,
+        "peak memory {} MiB, over 300 MB",
+        peak_kib / 1024
+    );
+    let merged: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("merged.json")).unwrap()).unwrap();
+    assert_eq!(merged["cases"][0]["outcome"]["unexpectedCount"], 100);
+}
+
+/// `merge --report FILE` with FILE one of the shards would overwrite it:
+/// refused, as is any output that is an input under another name.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = three_shards();
+    let dir = dir.path();
+    let before = fs::read_to_string(dir.join("shard1.json")).unwrap();
+    std::os::unix::fs::symlink(dir.join("shard2.json"), dir.join("link.json")).unwrap();
+    fs::create_dir(dir.join("sub")).unwrap();
+    for (option, file) in [
+        ("--report", "shard1.json"),
+        ("--report", "./shard1.json"),
+        ("--junit", "sub/../shard3.json"),
+        ("--markdown", "link.json"),
+    ] {
+        let output = merge_args(
+            dir,
+            &["shard1.json", "shard2.json", "shard3.json", option, file],
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{option} {file}: {}",
+            stderr_of(&output)
+        );
+        assert_contains(
+            &stderr_of(&output),
+            &[&format!("{option} {file}"), "is also an input"],
+        );
+    }
+    assert_eq!(fs::read_to_string(dir.join("shard1.json")).unwrap(), before);
+    // A hard link is the same file too.
+    fs::hard_link(dir.join("shard1.json"), dir.join("hard.json")).unwrap();
+    let output = merge_args(
+        dir,
+        &[
+            "shard1.json",
+            "shard2.json",
+            "shard3.json",
+            "--report",
+            "hard.json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
 }

@@ -481,3 +481,56 @@ fn a_built_in_case_is_named_with_the_command_that_shows_it() {
         annotations[0]
     );
 }
+
+/// An output of `run` (or `certify`) that is one of its inputs (the
+/// baseline, the rules file, the statement checked) is refused before
+/// anything runs; `baseline --output` may rewrite the baseline it reads.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    fs::write(dir.join("baseline.yaml"), "failures: []\n").unwrap();
+    fs::write(dir.join("rules.txt"), "mcpdesc.document.shape\n").unwrap();
+    for args in [
+        &[
+            "run",
+            "--baseline",
+            "baseline.yaml",
+            "--junit",
+            "baseline.yaml",
+        ][..],
+        &["run", "--rules", "rules.txt", "--report", "./rules.txt"],
+        &[
+            "certify",
+            "--rules",
+            "rules.txt",
+            "--statement",
+            "rules.txt",
+        ],
+    ] {
+        let output = harness().current_dir(dir).args(args).output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr_of(&output)
+        );
+        assert_contains(&stderr_of(&output), &["is also an input"]);
+    }
+    assert_eq!(
+        fs::read_to_string(dir.join("baseline.yaml")).unwrap(),
+        "failures: []\n"
+    );
+    let output = harness()
+        .current_dir(dir)
+        .args([
+            "baseline",
+            "--baseline",
+            "baseline.yaml",
+            "--output",
+            "baseline.yaml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+}
