@@ -239,6 +239,7 @@ fn diff_speed(binary: &str) -> String {
         level: Level::Exact,
         jobs: Schedule::default().jobs,
         max_consecutive_failures: 10,
+        max_shrunk: diff::MAX_SHRUNK,
     };
     let reference = InProcess::new(ReferenceValidator::new());
     let in_process = diff::diff(&set, &reference, &reference, &options);

@@ -109,11 +109,17 @@ struct DiffArgs {
     /// The seed: the same seed makes the same documents on any machine.
     #[arg(long, value_name = "S", default_value = "1")]
     seed: u64,
-    /// Stop making documents after this long (`30s`, `5m`).
+    /// How long the whole run may take (`30s`, `5m`), shrinking included:
+    /// documents are made for at most half of it.
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     time: Option<Duration>,
+    /// How many distinct disagreements are shrunk and written (the first
+    /// found); the others are counted.
+    #[arg(long, value_name = "N", default_value_t = mcpdesc_conformance::diff::MAX_SHRUNK)]
+    max_shrunk: usize,
     /// Write each distinct disagreement into DIR: its shrunk document as a
-    /// ready-to-add fixture, and disagreement.json.
+    /// ready-to-add fixture, and disagreement.json. DIR must be new, empty
+    /// or written by an earlier diff, whose files are replaced.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// A suite working tree to take the fixtures and revisions from.
@@ -1768,6 +1774,14 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         .external
         .validator(&set.revisions)?
         .context("name the validator to test with --validator \"CMD ARGS\"")?;
+    // Refused before anything runs, not after a long run.
+    let previous = match args.out.as_deref().map(emit::diff::prepare).transpose() {
+        Ok(previous) => previous,
+        Err(error) => {
+            eprintln!("error: {}", escape::line(&error.to_string()));
+            return Ok(Status::UsageOrSuite);
+        }
+    };
     // One worker per request in flight: each asks about one document at a
     // time, so --pipeline N keeps N requests in each process.
     let jobs = external.jobs * external.pipeline.max(1);
@@ -1794,26 +1808,34 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         level,
         jobs,
         max_consecutive_failures,
+        max_shrunk: args.max_shrunk,
     };
     let found = mcpdesc_conformance::diff::diff(&set, &validator, against.as_ref(), &options);
     let sides = emit::diff::Sides {
         validator: validator.implementation(),
         against: against.implementation(),
     };
-    if let Some(dir) = &args.out {
-        emit::diff::write(dir, &set, &found, sides)?;
+    // The summary first: a file that cannot be written must not take it
+    // with it.
+    print!("{}", emit::diff::summary(&found, sides));
+    io::stdout().flush()?;
+    let mut unwritten = false;
+    if let (Some(dir), Some(previous)) = (&args.out, &previous) {
+        let written = emit::diff::write(dir, previous, &set, &found, sides);
+        let (out, errors) = emit::diff::written(dir, &written);
+        print!("{out}");
+        eprint!("{errors}");
+        unwritten = !written.errors.is_empty();
     }
-    print!(
-        "{}",
-        emit::diff::summary(&found, sides, args.out.as_deref())
-    );
     Ok(match found.stopped {
         Some(mcpdesc_conformance::diff::Stop::Interrupted(interruption)) => {
             Status::Interrupted(interruption)
         }
+        // As any output that cannot be written.
+        _ if unwritten => Status::UsageOrSuite,
         // As `run` does when it gives up on a validator.
         Some(mcpdesc_conformance::diff::Stop::GaveUp) => Status::ValidatorUnavailable,
-        _ if !found.disagreements.is_empty() => Status::Failures,
+        _ if found.distinct() > 0 => Status::Failures,
         _ => Status::Success,
     })
 }

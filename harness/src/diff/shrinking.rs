@@ -43,13 +43,38 @@ fn simpler(value: &Value) -> Vec<Value> {
     }
 }
 
+/// What a shrink came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shrunk {
+    /// The smallest document found.
+    pub document: Value,
+    /// Whether the shrink went to its end; `false` when `stop` cut it
+    /// short, so that the document may not be the smallest.
+    pub complete: bool,
+}
+
 /// The smallest document reached from `document` by removing members and
 /// elements (parents first) and simplifying values, one change at a time,
 /// each kept only when `keeps` says the candidate still disagrees in the
-/// same way. `keeps(document)` is assumed.
-pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
+/// same way. `keeps(document)` is assumed. `stop` is asked before each
+/// candidate: once it says so, the shrink ends with what it has (a
+/// signal, or the run's time running out, must not wait for a shrink
+/// that asks a slow validator thousands of times).
+pub fn shrink(
+    document: Value,
+    keeps: &mut dyn FnMut(&Value) -> bool,
+    stop: &dyn Fn() -> bool,
+) -> Shrunk {
     let mut current = document;
     let mut tries = 0;
+    let cut = |document| Shrunk {
+        document,
+        complete: false,
+    };
+    let done = |document| Shrunk {
+        document,
+        complete: true,
+    };
     loop {
         let mut changed = false;
         // Removals: a pass over the places, parents first; after a removal
@@ -58,6 +83,9 @@ pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
         loop {
             let places = paths(&current);
             let Some(path) = places.get(at) else { break };
+            if stop() {
+                return cut(current);
+            }
             let mut candidate = current.clone();
             tries += 1;
             if remove(&mut candidate, path) && keeps(&candidate) {
@@ -67,7 +95,7 @@ pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
                 at += 1;
             }
             if tries >= MAX_TRIES {
-                return current;
+                return done(current);
             }
         }
         // Simplifications, once removals find nothing more.
@@ -76,6 +104,9 @@ pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
                 continue;
             };
             for replacement in simpler(value) {
+                if stop() {
+                    return cut(current);
+                }
                 let mut candidate = current.clone();
                 if let Some(slot) = get_mut(&mut candidate, &path) {
                     *slot = replacement;
@@ -88,11 +119,11 @@ pub fn shrink(document: Value, keeps: &mut dyn FnMut(&Value) -> bool) -> Value {
                 }
             }
             if tries >= MAX_TRIES {
-                return current;
+                return done(current);
             }
         }
         if !changed {
-            return current;
+            return done(current);
         }
     }
 }
@@ -111,15 +142,34 @@ mod tests {
         });
         // "Disagrees" while some object holds `bad`.
         let mut keeps = |value: &Value| value.to_string().contains("\"bad\"");
-        let shrunk = shrink(document, &mut keeps);
-        assert_eq!(shrunk, json!({"a": [{"bad": ""}]}));
+        let shrunk = shrink(document, &mut keeps, &|| false);
+        assert_eq!(shrunk.document, json!({"a": [{"bad": ""}]}));
+        assert!(shrunk.complete);
     }
 
     #[test]
     fn a_document_nothing_can_be_taken_from_stays() {
         let document = json!({"k": 1});
         let mut keeps = |value: &Value| value == &json!({"k": 1});
-        assert_eq!(shrink(document.clone(), &mut keeps), document);
+        assert_eq!(
+            shrink(document.clone(), &mut keeps, &|| false).document,
+            document
+        );
+    }
+
+    #[test]
+    fn a_stop_ends_the_shrink_with_what_it_has_and_says_so() {
+        let document = json!({"a": 1, "b": 2, "c": 3, "d": 4});
+        let asked = std::cell::Cell::new(0);
+        let mut keeps = |_: &Value| {
+            asked.set(asked.get() + 1);
+            true
+        };
+        // Two candidates, then a stop.
+        let shrunk = shrink(document, &mut keeps, &|| asked.get() >= 2);
+        assert!(!shrunk.complete);
+        assert_eq!(asked.get(), 2);
+        assert_eq!(shrunk.document, json!({"c": 3, "d": 4}));
     }
 
     #[test]

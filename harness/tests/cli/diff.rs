@@ -34,12 +34,14 @@ fn diff(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// Every `disagreement.json` under `dir`, by folder name.
+/// Every `disagreement.json` under `dir`, by folder name (the manifest
+/// beside them left out).
 fn disagreements(dir: &Path) -> BTreeMap<String, Value> {
     fs::read_dir(dir)
         .unwrap()
+        .map(Result::unwrap)
+        .filter(|entry| entry.file_type().unwrap().is_dir())
         .map(|entry| {
-            let entry = entry.unwrap();
             let record = fs::read_to_string(entry.path().join("disagreement.json")).unwrap();
             (
                 entry.file_name().to_string_lossy().into_owned(),
@@ -323,4 +325,329 @@ fn a_validator_that_keeps_failing_stops_the_run_and_exits_3() {
             "  quitter 1 failed on document 0 under 2025-06-18: the validator exited",
         ],
     );
+}
+
+/// The command line of `diffing_validator.py` with `arguments`.
+fn diffing(arguments: &str) -> String {
+    super::external_support::python("diffing_validator.py", arguments)
+}
+
+/// The number before ` distinct disagreements` in a summary.
+fn distinct(stdout: &str) -> usize {
+    let (before, _) = stdout
+        .split_once(" distinct disagreements")
+        .unwrap_or_else(|| panic!("no count of distinct disagreements in\n{stdout}"));
+    before.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// Rule IDs as long as the contract allows, and in other scripts than
+/// ASCII, name folders of at most 255 bytes that still tell them apart;
+/// each record keeps the rule as it is.
+#[test]
+fn long_and_multibyte_rule_ids_make_folders_of_bounded_names() {
+    let long = "r".repeat(300);
+    let accented = "règle.é€/".repeat(20);
+    let out = tempfile::tempdir().unwrap();
+    let output = diff(&[
+        "--validator",
+        &diffing(&format!("--rule {long} --rule '{accented}'")),
+        "--cases",
+        "2",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let stdout = stdout_of(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        stderr_of(&output)
+    );
+    let found = disagreements(out.path());
+    let mut rules = BTreeSet::new();
+    for (folder, record) in &found {
+        assert!(folder.len() <= 255 && folder.is_ascii(), "{folder}");
+        rules.insert(record["rule"].as_str().unwrap().to_owned());
+    }
+    assert!(
+        rules.contains(&long) && rules.contains(&accented),
+        "{rules:?}"
+    );
+    assert_eq!(found.len(), distinct(&stdout), "{stdout}");
+    assert_contains(
+        &stdout,
+        &[&format!("\n{long} ("), &format!("\n{accented} (")],
+    );
+}
+
+/// The summary is printed before any file is written, and a folder that
+/// cannot be made is an error of its own after it (exit status 2), not the
+/// loss of the whole run. (`--out` is checked before the run; the test
+/// puts a file in its place while the run shrinks.)
+#[test]
+fn the_summary_comes_before_the_files_and_survives_a_folder_that_cannot_be_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("shrinking");
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .arg("diff")
+        .arg("--validator")
+        .arg(diffing(&format!(
+            "--rule x.always --slow-repeat 1 --mark '{}'",
+            mark.display()
+        )))
+        .args(["--cases", "2", "--jobs", "1", "--out"])
+        .arg(&out)
+        .env_remove("CI")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !mark.exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no shrinking");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    fs::write(&out, "not a folder\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (stdout_of(&output), stderr_of(&output));
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert_contains(&stdout, &["distinct disagreements", "\nx.always ("]);
+    assert_contains(&stderr, &["error: cannot write ", "out"]);
+    assert_eq!(fs::read_to_string(&out).unwrap(), "not a folder\n");
+    // Refused at once when it is already so.
+    let output = diff(&[
+        "--validator",
+        &diffing("--rule x.always"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert_contains(&stderr_of(&output), &["not a folder"]);
+    assert!(stdout_of(&output).is_empty());
+}
+
+/// `--out` into the folder of an earlier `diff` holds only the new run's
+/// files afterwards; a folder with files `diff` did not write is refused
+/// before anything runs, and left as it is.
+#[test]
+fn an_out_folder_never_mixes_two_runs_and_foreign_files_are_refused() {
+    let out = tempfile::tempdir().unwrap();
+    let run = |seed: &str, cases: &str, rule: &str| {
+        diff(&[
+            "--validator",
+            &diffing(&format!("--rule {rule}")),
+            "--seed",
+            seed,
+            "--cases",
+            cases,
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+    };
+    let first = run("5", "12", "x.one");
+    assert_eq!(first.status.code(), Some(1), "{}", stderr_of(&first));
+    let before = disagreements(out.path()).len();
+    let second = run("6", "1", "x.two");
+    let stdout = stdout_of(&second);
+    assert_eq!(second.status.code(), Some(1), "{}", stderr_of(&second));
+    let found = disagreements(out.path());
+    assert!(found.len() < before, "{} then {}", before, found.len());
+    assert_eq!(found.len(), distinct(&stdout), "{stdout}");
+    for (folder, record) in &found {
+        assert_eq!(record["seed"], 6, "{folder}");
+        assert_ne!(record["rule"], "x.one", "{folder}");
+    }
+    // Nothing but the manifest and the disagreements' folders.
+    let entries: Vec<String> = fs::read_dir(out.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !found.contains_key(name))
+        .collect();
+    assert_eq!(entries, ["mcpdesc-diff.json"]);
+
+    let foreign = tempfile::tempdir().unwrap();
+    fs::write(foreign.path().join("notes.txt"), "mine\n").unwrap();
+    let output = diff(&[
+        "--validator",
+        &diffing("--rule x.one"),
+        "--out",
+        foreign.path().to_str().unwrap(),
+    ]);
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(&stderr, &["notes.txt", "not written by diff"]);
+    assert!(stdout_of(&output).is_empty());
+    assert_eq!(
+        fs::read_to_string(foreign.path().join("notes.txt")).unwrap(),
+        "mine\n"
+    );
+    assert_eq!(fs::read_dir(foreign.path()).unwrap().count(), 1);
+}
+
+/// A signal while shrinking stops it: the run says it was interrupted,
+/// exits with 128 + the signal's number, and a document shrunk partway is
+/// not written as shrunk.
+#[test]
+fn an_interruption_while_shrinking_stops_it_and_marks_what_it_cut() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    use std::io::Read as _;
+    use std::process::Stdio;
+    use std::time::Instant;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("shrinking");
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .arg("diff")
+        .arg("--validator")
+        .arg(diffing(&format!(
+            "--rule x.always --slow-repeat 200 --mark '{}'",
+            mark.display()
+        )))
+        .args(["--cases", "3", "--jobs", "1", "--out"])
+        .arg(&out)
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let bound = Duration::from_secs(120);
+    let started = Instant::now();
+    while !mark.exists() {
+        assert!(started.elapsed() < bound, "shrinking did not start");
+        if child.try_wait().unwrap().is_some() {
+            panic!("diff ended before shrinking");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
+    kill(pid, Signal::SIGINT).unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > bound {
+            let _ = child.kill();
+            panic!("diff did not end after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}{stderr}");
+    assert_contains(&stdout, &["interrupted by SIGINT"]);
+    let found = disagreements(&out);
+    assert!(!found.is_empty(), "{stdout}");
+    let cut: Vec<&Value> = found
+        .values()
+        .filter(|record| record["shrinking"] != "complete")
+        .collect();
+    assert!(!cut.is_empty(), "{stdout}");
+    for record in cut {
+        assert_eq!(record["cut"], "interrupted", "{record}");
+        assert!(
+            record["shrinking"] == "partial" || record["shrinking"] == "none",
+            "{record}"
+        );
+    }
+    assert!(
+        stdout.contains("not shrunk (interrupted)") || stdout.contains("shrunk partway"),
+        "{stdout}"
+    );
+}
+
+/// `--time` bounds shrinking as well as making documents: against a
+/// validator that reports a new rule on every call (so no shrink ever
+/// succeeds, and every document is disagreements of its own), `--time 2s`
+/// ends well within the hang bound, shrinks at most `--max-shrunk` of them
+/// and counts the rest.
+#[test]
+fn time_bounds_shrinking_and_the_disagreements_over_the_cap_are_counted() {
+    let started = std::time::Instant::now();
+    let output = diff(&[
+        "--validator",
+        &diffing("--new-rule"),
+        "--cases",
+        "100000000",
+        "--time",
+        "2s",
+        "--max-shrunk",
+        "20",
+    ]);
+    let elapsed = started.elapsed();
+    let stdout = stdout_of(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        stderr_of(&output)
+    );
+    assert!(elapsed < Duration::from_secs(90), "{elapsed:?}\n{stdout}");
+    assert_contains(
+        &stdout,
+        &[
+            "stopped making documents when --time ran out",
+            "more distinct disagreements not shrunk nor written (over --max-shrunk 20)",
+        ],
+    );
+    let listed = stdout
+        .lines()
+        .filter(|line| line.starts_with("  #"))
+        .count();
+    assert_eq!(listed, 20, "{stdout}");
+}
+
+/// Thirty documents whose every reply is 10,000 diagnostics, about 7.5 MB:
+/// the harness keeps one example per disagreement, with its first findings
+/// and counts of the rest, so its peak memory stays under 300 MB (it kept
+/// every disagreeing reply, 1.5 GB).
+#[test]
+fn thirty_documents_with_big_replies_stay_under_300_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let peak_file = dir.path().join("peak");
+    let out = dir.path().join("out");
+    let output = std::process::Command::new("python3")
+        .arg(super::external_support::support("peak_memory.py"))
+        .arg(&peak_file)
+        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .args(["diff", "--validator", &diffing("--flood 7500000")])
+        .args(["--cases", "30", "--out"])
+        .arg(&out)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    let report = format!("{stdout}\n{}", stderr_of(&output));
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert_contains(&stdout, &["30 documents,", "\nx.flood-29 ("]);
+    let peak_kib: u64 = fs::read_to_string(&peak_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        peak_kib < 300 * 1024,
+        "peak memory {} MiB, over 300 MB\n{report}",
+        peak_kib / 1024
+    );
+    // The record keeps the first findings and counts the rest.
+    let record = disagreements(&out)
+        .into_values()
+        .find(|record| record["rule"] == "x.flood-0")
+        .unwrap();
+    assert_eq!(record["first"]["validator"].as_array().unwrap().len(), 100);
+    assert_eq!(record["first"]["validator_more"], 9_900);
 }

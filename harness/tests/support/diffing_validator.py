@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""A session-mode validator for the harness's `diff` tests
+(harness/tests/cli/diff.rs): it disagrees with the reference validator in
+ways chosen by its options. Python 3 standard library only.
+
+Usage: diffing_validator.py [OPTION...]
+
+    --rule TEXT      report rule TEXT at pointer "" on every document
+                     (repeatable)
+    --new-rule       report a rule never reported before on every call
+    --flood BYTES    the first time a (case, revision) is asked about,
+                     reply with 10,000 diagnostics of about BYTES in all,
+                     of the rule `x.flood-INDEX` (INDEX from the case ID)
+                     at pointers /flood/N; every later time (shrinking),
+                     with one diagnostic of that rule
+    --slow-repeat MS when a (case, revision) is asked about again (that is,
+                     while shrinking), wait MS milliseconds first
+    --mark FILE      create FILE the first time a (case, revision) is asked
+                     about again
+"""
+
+import json
+import sys
+import time
+
+REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+
+
+def main():
+    rules, new_rule, flood, slow, mark = [], False, None, 0, None
+    args = sys.argv[1:]
+    while args:
+        option = args.pop(0)
+        if option == "--rule":
+            rules.append(args.pop(0))
+        elif option == "--new-rule":
+            new_rule = True
+        elif option == "--flood":
+            flood = int(args.pop(0))
+        elif option == "--slow-repeat":
+            slow = int(args.pop(0))
+        elif option == "--mark":
+            mark = args.pop(0)
+        else:
+            sys.exit("unknown option " + option)
+    seen = set()
+    calls = 0
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        command = request.get("cmd")
+        if command == "stop":
+            return 0
+        if command == "start":
+            reply = {
+                "protocol": 1,
+                "implementation": {
+                    "name": "diffing",
+                    "version": "1",
+                    "language": "python",
+                    "revisions": REVISIONS,
+                },
+            }
+            out.write(json.dumps(reply).encode() + b"\n")
+            out.flush()
+            continue
+        calls += 1
+        key = (request["case"], request["revision"])
+        again = key in seen
+        seen.add(key)
+        if again:
+            if mark is not None:
+                open(mark, "a").close()
+                mark = None
+            time.sleep(slow / 1000)
+        diagnostics = [
+            {"rule": rule, "path": "", "severity": "error", "message": "always"}
+            for rule in rules
+        ]
+        if new_rule:
+            diagnostics.append(
+                {"rule": "x.new-%d" % calls, "path": "", "severity": "error", "message": "new"}
+            )
+        if flood is not None:
+            rule = "x.flood-" + request["case"].rsplit("/", 1)[-1]
+            count = 1 if again else 10_000
+            filler = "f" * max(1, flood // 10_000 - 80)
+            diagnostics.extend(
+                {"rule": rule, "path": "/flood/%d" % n, "severity": "error", "message": filler}
+                for n in range(count)
+            )
+        text = json.dumps({"seq": request["seq"], "diagnostics": diagnostics})
+        out.write(text.encode() + b"\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
