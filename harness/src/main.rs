@@ -1453,12 +1453,14 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
     let set = SuiteSet::load(tree);
     // A catalog or fixture that does not load would leave pages out, and
     // writing would then remove their committed versions. (Expectation
-    // problems do not matter here: pages show no expectation.)
+    // problems do not matter here: pages show no expectation.) A rule ID
+    // that cannot name its page would stop the writing half-way.
     let blocking: Vec<_> = set
         .problems
         .iter()
         .filter(|problem| problem.kind == SuiteProblemKind::Broken)
         .cloned()
+        .chain(mcpdesc_conformance::suite::check::rule_id_problems(&set))
         .collect();
     if !blocking.is_empty() {
         eprint!("{}", report::problems(&blocking));

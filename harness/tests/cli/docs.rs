@@ -370,7 +370,49 @@ fn a_rule_id_that_cannot_name_a_page_is_reported() {
     assert_contains(
         &problem_lines(&output).join("\n"),
         &[
-            "the pages cannot be generated: rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file",
+            "elicitation.yaml:174:9: rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file",
         ],
+    );
+}
+
+/// A rule ID too long to name a file (the validator contract allows 300
+/// characters) stops `docs` before it writes anything, and `check` names
+/// the rule where the catalog gives it, as it does other suite problems.
+#[test]
+fn a_rule_id_too_long_for_a_file_name_is_refused_before_anything_is_written() {
+    let dir = suite_copy_with_pages();
+    let catalog = dir.path().join("suites/elicitation.yaml");
+    let text = fs::read_to_string(&catalog).unwrap();
+    let id = "  - id: mcpdesc.elicitation.mode\n";
+    let line = text[..text.find(id).unwrap()].lines().count() + 1;
+    let long = format!("mcpdesc.elicitation.{}", "m".repeat(280));
+    fs::write(&catalog, text.replace(id, &format!("  - id: {long}\n"))).unwrap();
+    let before = files_below(&dir.path().join("docs/rules"));
+
+    let output = write_pages(dir.path());
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(
+        &stderr,
+        &[
+            &format!("elicitation.yaml:{line}:9: rule `{long}` cannot name a page file"),
+            "refusing to write rule pages",
+        ],
+    );
+    assert_eq!(files_below(&dir.path().join("docs/rules")), before);
+
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stdout_of(&output));
+    let problems = problem_lines(&output);
+    assert_contains(
+        &problems.join("\n"),
+        &[&format!(
+            "elicitation.yaml:{line}:9: rule `{long}` cannot name a page file"
+        )],
+    );
+    // The pages are not compared while the rule cannot have one.
+    assert!(
+        problems.iter().all(|line| !line.contains("rule page")),
+        "{problems:#?}"
     );
 }
