@@ -1479,7 +1479,13 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
             mcpdesc_conformance::emit::escape::line(&error.to_string())
         )
     })?;
-    let written = pages::sync::write(&generated, &args.out).context("writing rule pages")?;
+    // The error names a path below --out, which may hold anything.
+    let written = pages::sync::write(&generated, &args.out).map_err(|error| {
+        anyhow::anyhow!(
+            "writing rule pages: {}",
+            mcpdesc_conformance::emit::escape::line(&error.to_string())
+        )
+    })?;
     for path in &written.changed {
         eprintln!("wrote {}", args.out.join(path).display());
     }

@@ -416,3 +416,47 @@ fn a_rule_id_too_long_for_a_file_name_is_refused_before_anything_is_written() {
         "{problems:#?}"
     );
 }
+
+/// A folder under `--out` that is a link to a folder elsewhere is refused:
+/// nothing is written through it. The `--out` folder itself may be a link
+/// (the user named it).
+#[cfg(unix)]
+#[test]
+fn docs_refuses_a_link_under_its_out_folder() {
+    let out = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("README.md"), "mine\n").unwrap();
+    let before = files_below(outside.path());
+    std::os::unix::fs::symlink(outside.path(), out.path().join("document")).unwrap();
+
+    let output = docs_into(out.path());
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(&stderr, &["symbolic link", "document"]);
+    assert_eq!(files_below(outside.path()), before);
+    // Nothing was written beside it either: all or nothing.
+    assert_eq!(fs::read_dir(out.path()).unwrap().count(), 1);
+
+    // A link to a file is refused too, and not replaced.
+    let out = tempfile::tempdir().unwrap();
+    let target = outside.path().join("README.md");
+    std::os::unix::fs::symlink(&target, out.path().join("README.md")).unwrap();
+    let output = docs_into(out.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert!(
+        fs::symlink_metadata(out.path().join("README.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(files_below(outside.path()), before);
+
+    // The --out folder itself may be a link.
+    let real = tempfile::tempdir().unwrap();
+    let holder = tempfile::tempdir().unwrap();
+    let linked = holder.path().join("pages");
+    std::os::unix::fs::symlink(real.path(), &linked).unwrap();
+    let output = docs_into(&linked);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(real.path().join("README.md").is_file());
+}
