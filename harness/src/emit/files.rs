@@ -222,7 +222,7 @@ impl<'s> Markdown<'s> {
         let _ = writeln!(
             text,
             "## mcpdesc conformance: {}\n",
-            markdown::text_cell(&implementation)
+            markdown::text(&implementation)
         );
         // Known failures are failures the baseline tolerates: counted and
         // named as such, not as new failures, as the exit status has it.
@@ -248,10 +248,14 @@ impl<'s> Markdown<'s> {
         }
         let _ = writeln!(text, ".**\n");
         if let Some(started) = &self.started {
+            // The sentence is the harness's; only the suite's version in
+            // it is untrusted (it comes from a report, for `merge`).
+            let mut shown = started.clone();
+            shown.suite.version = markdown::text(&started.suite.version);
             let _ = writeln!(
                 text,
                 "{}.\n",
-                markdown::text_cell(&upper_first(&text::coverage(started, total, self.level)))
+                upper_first(&text::coverage(&shown, total, self.level))
             );
         }
         if let Some(interruption) = finished.end.interrupted {
@@ -304,8 +308,8 @@ impl<'s> Markdown<'s> {
             for (rule, tally) in rules {
                 let _ = writeln!(
                     text,
-                    "| `{}` | {} | {} | {} | {} | {} |",
-                    markdown::text_cell(rule).replace('`', "'"),
+                    "| {} | {} | {} | {} | {} | {} |",
+                    markdown::code_cell(rule),
                     tally.cases,
                     tally.failed_at(self.level),
                     rate(tally, Level::Verdict),
@@ -330,7 +334,7 @@ impl<'s> Markdown<'s> {
                 let _ = writeln!(
                     text,
                     "<details><summary><code>{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
-                    markdown::html(&case.id()),
+                    markdown::html(&escape::line(&case.id())),
                     failure
                 );
             }
@@ -357,9 +361,9 @@ impl<'s> Markdown<'s> {
                 };
                 let _ = writeln!(
                     text,
-                    "- `{}`: {}",
-                    markdown::text_cell(&case.id()).replace('`', "'"),
-                    markdown::text_cell(reason)
+                    "- {}: {}",
+                    markdown::code(&case.id()),
+                    markdown::text(reason)
                 );
             }
             if known.len() > MARKDOWN_FAILURES {
