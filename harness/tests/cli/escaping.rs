@@ -354,3 +354,69 @@ fn what_a_validator_says_is_no_markup_in_the_markdown_summary_or_the_statement()
     assert_contains(&statement, &["hostile"]);
     assert_no_live_markup(&statement, "the statement's Markdown");
 }
+
+/// Asserts that `xml` is well-formed XML 1.0: it parses, and neither its
+/// characters nor its character references are outside XML 1.0's `Char`.
+#[track_caller]
+fn assert_xml_1_0(xml: &str, what: &str) {
+    let allowed = |c: u32| matches!(c, 0x9 | 0xa | 0xd | 0x20..=0xd7ff | 0xe000..=0xfffd | 0x1_0000..=0x10_ffff);
+    for c in xml.chars() {
+        assert!(
+            allowed(u32::from(c)),
+            "{what} holds U+{:04X}:\n{xml}",
+            u32::from(c)
+        );
+    }
+    for reference in xml.split("&#").skip(1) {
+        let number = reference.split(';').next().unwrap();
+        let code = match number.strip_prefix('x') {
+            Some(hex) => u32::from_str_radix(hex, 16).unwrap(),
+            None => number.parse().unwrap(),
+        };
+        assert!(allowed(code), "{what} refers to U+{code:04X}:\n{xml}");
+    }
+    let mut reader = quick_xml::Reader::from_str(xml);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(
+                quick_xml::events::Event::Start(element) | quick_xml::events::Event::Empty(element),
+            ) => {
+                for attribute in element.attributes() {
+                    attribute.unwrap_or_else(|error| panic!("{what}: {error}\n{xml}"));
+                }
+            }
+            Ok(_) => {}
+            Err(error) => panic!("{what} does not parse: {error}\n{xml}"),
+        }
+    }
+}
+
+#[test]
+fn the_junit_file_is_xml_whatever_a_validator_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = super::external_support::python("hostile_validator.py", "xml");
+    let output = harness()
+        .current_dir(dir.path())
+        .args(["run", "--quiet", "--timeout", "30", "--validator", &command])
+        .args(["--filter", "document/*/minimal.json"])
+        .args(["--filter", "document/*/missing-info.json"])
+        .args(["--filter", "document/*/legacy-revisions.json"])
+        .args(["--junit", "run.xml", "--report", "run.json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    let xml = fs::read_to_string(dir.path().join("run.xml")).unwrap();
+    assert_xml_1_0(&xml, "run --junit");
+    // What XML cannot hold is shown as a visible escape.
+    assert_contains(&xml, &["\\u{fffe}\\u{ffff}"]);
+
+    let output = harness()
+        .current_dir(dir.path())
+        .args(["merge", "run.json", "--junit", "merged.xml"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
+    let xml = fs::read_to_string(dir.path().join("merged.xml")).unwrap();
+    assert_xml_1_0(&xml, "merge --junit");
+}
