@@ -83,10 +83,17 @@ pub enum BaselineError {
     /// Entries that match no case of the suite (a typo, or a fixture that
     /// is gone): an error, since such an entry would silently tolerate
     /// nothing.
+    // The entries come from the file, which may hold anything: escaped,
+    // since the message goes to a terminal.
     #[error(
-        "{file}: no case of the suite matches {}: {}",
+        "{}: no case of the suite matches {}: {}",
+        crate::emit::escape::line(.file),
         if .cases.len() == 1 { "this entry" } else { "these entries" },
-        .cases.iter().map(|case| format!("`{case}`")).collect::<Vec<_>>().join(", ")
+        .cases
+            .iter()
+            .map(|case| format!("`{}`", crate::emit::escape::line(case)))
+            .collect::<Vec<_>>()
+            .join(", ")
     )]
     Unmatched {
         /// The file.

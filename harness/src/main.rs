@@ -1581,12 +1581,14 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
     let set = SuiteSet::load(tree);
     // A catalog or fixture that does not load would leave pages out, and
     // writing would then remove their committed versions. (Expectation
-    // problems do not matter here: pages show no expectation.)
+    // problems do not matter here: pages show no expectation.) A rule ID
+    // that cannot name its page would stop the writing half-way.
     let blocking: Vec<_> = set
         .problems
         .iter()
         .filter(|problem| problem.kind == SuiteProblemKind::Broken)
         .cloned()
+        .chain(mcpdesc_conformance::suite::check::rule_id_problems(&set))
         .collect();
     if !blocking.is_empty() {
         eprint!("{}", report::problems(&blocking));
@@ -1605,7 +1607,13 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
             mcpdesc_conformance::emit::escape::line(&error.to_string())
         )
     })?;
-    let written = pages::sync::write(&generated, &args.out).context("writing rule pages")?;
+    // The error names a path below --out, which may hold anything.
+    let written = pages::sync::write(&generated, &args.out).map_err(|error| {
+        anyhow::anyhow!(
+            "writing rule pages: {}",
+            mcpdesc_conformance::emit::escape::line(&error.to_string())
+        )
+    })?;
     for path in &written.changed {
         eprintln!("wrote {}", args.out.join(path).display());
     }

@@ -25,6 +25,31 @@ pub fn lines(text: &str) -> Cow<'_, str> {
     escape(text, true)
 }
 
+/// `text` for an XML 1.0 document (the JUnit file): every character XML
+/// 1.0 does not allow, even as a character reference (the C0 controls but
+/// tab, line feed and carriage return, and U+FFFE and U+FFFF), written as
+/// a visible escape (`\x01`, `\u{fffe}`), so that the file still parses.
+/// What XML allows is left to the XML writer.
+pub fn xml(text: &str) -> Cow<'_, str> {
+    let forbidden = |c: char| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}');
+    if !text.chars().any(forbidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if forbidden(c) && u32::from(c) < 0x80 => {
+                let _ = write!(escaped, "\\x{:02x}", u32::from(c));
+            }
+            c if forbidden(c) => {
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
 /// Whether `c` must not reach a terminal as it is: C0 controls, DEL, C1
 /// controls, and the bidirectional embeddings, overrides and isolates.
 fn is_unsafe(c: char) -> bool {
@@ -90,6 +115,18 @@ mod tests {
         // Where line structure is kept, only line breaks survive; the
         // caller indents every line.
         assert_eq!(lines(forged), "oops\n\n370 cases: 370 passed\nx\\ry");
+    }
+
+    #[test]
+    fn what_xml_cannot_hold_becomes_visible_escapes() {
+        assert_eq!(
+            xml("a\u{fffe}\u{ffff}\u{1}\0\u{1f}b"),
+            "a\\u{fffe}\\u{ffff}\\x01\\x00\\x1fb"
+        );
+        // Tab and line breaks are XML; so are ESC's neighbours above U+1F,
+        // and U+FFFD.
+        let allowed = "a\tb\nc\rd \u{7f}\u{fffd}\u{10000}";
+        assert!(matches!(xml(allowed), Cow::Borrowed(t) if t == allowed));
     }
 
     #[test]

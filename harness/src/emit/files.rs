@@ -76,7 +76,7 @@ impl<'s> Junit<'s> {
             let key = (suite.to_owned(), result.revision.as_str().to_owned());
             let testsuite = suites
                 .entry(key)
-                .or_insert_with(|| TestSuite::new(format!("{suite}@{}", result.revision)));
+                .or_insert_with(|| TestSuite::new(xml(&format!("{suite}@{}", result.revision))));
             testsuite.add_test_case(self.case(result, suite, name));
         }
         let mut report = Report::new("mcpdesc-conformance");
@@ -91,7 +91,7 @@ impl<'s> Junit<'s> {
                 let mut status = TestCaseStatus::skipped();
                 if let Some(Mark::Known { reason, .. }) = &result.baseline {
                     status.set_message(match reason {
-                        Some(reason) => format!("known failure: {}", escape::line(reason)),
+                        Some(reason) => xml(&format!("known failure: {}", escape::line(reason))),
                         None => "known failure (the baseline gives no reason)".to_owned(),
                     });
                 }
@@ -109,7 +109,7 @@ impl<'s> Junit<'s> {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status.set_message(format!("fails at the {} level", self.level));
                 if let Some(text) = text::failure(self.set, result, self.level, Palette::PLAIN) {
-                    status.set_description(text);
+                    status.set_description(xml(&text));
                 }
                 status
             }
@@ -119,8 +119,8 @@ impl<'s> Junit<'s> {
                     text::failure(self.set, result, self.level, Palette::PLAIN).unwrap_or_default();
                 let line = text::outcome_line(&result.outcome)
                     .unwrap_or_else(|| "the validator did not answer".to_owned());
-                status.set_message(line);
-                status.set_description(text);
+                status.set_message(xml(&line));
+                status.set_description(xml(&text));
                 status
             }
             (outcome, None) => {
@@ -132,12 +132,12 @@ impl<'s> Junit<'s> {
                     }
                     _ => "interrupted".to_owned(),
                 };
-                status.set_message(message);
+                status.set_message(xml(&message));
                 status
             }
         };
-        let mut case = TestCase::new(format!("{suite}/{name}@{}", result.revision), status);
-        case.set_classname(suite.to_owned());
+        let mut case = TestCase::new(xml(&format!("{suite}/{name}@{}", result.revision)), status);
+        case.set_classname(xml(suite));
         case.set_time(result.duration);
         case
     }
@@ -185,6 +185,14 @@ impl Emitter for Badges {
     }
 }
 
+/// `text` for the JUnit file: what XML 1.0 cannot hold, even as a
+/// character reference, as visible escapes. Every text the file holds
+/// goes through it; a validator's words (in a failure's text) may hold
+/// anything.
+fn xml(text: &str) -> String {
+    escape::xml(text).into_owned()
+}
+
 /// How many failures a Markdown summary shows with their diffs.
 const MARKDOWN_FAILURES: usize = 20;
 
@@ -222,7 +230,7 @@ impl<'s> Markdown<'s> {
         let _ = writeln!(
             text,
             "## mcpdesc conformance: {}\n",
-            markdown::text_cell(&implementation)
+            markdown::text(&implementation)
         );
         // Known failures are failures the baseline tolerates: counted and
         // named as such, not as new failures, as the exit status has it.
@@ -248,10 +256,14 @@ impl<'s> Markdown<'s> {
         }
         let _ = writeln!(text, ".**\n");
         if let Some(started) = &self.started {
+            // The sentence is the harness's; only the suite's version in
+            // it is untrusted (it comes from a report, for `merge`).
+            let mut shown = started.clone();
+            shown.suite.version = markdown::text(&started.suite.version);
             let _ = writeln!(
                 text,
                 "{}.\n",
-                markdown::text_cell(&upper_first(&text::coverage(started, total, self.level)))
+                upper_first(&text::coverage(&shown, total, self.level))
             );
         }
         if let Some(interruption) = finished.end.interrupted {
@@ -304,8 +316,8 @@ impl<'s> Markdown<'s> {
             for (rule, tally) in rules {
                 let _ = writeln!(
                     text,
-                    "| `{}` | {} | {} | {} | {} | {} |",
-                    markdown::text_cell(rule).replace('`', "'"),
+                    "| {} | {} | {} | {} | {} | {} |",
+                    markdown::code_cell(rule),
                     tally.cases,
                     tally.failed_at(self.level),
                     rate(tally, Level::Verdict),
@@ -330,7 +342,7 @@ impl<'s> Markdown<'s> {
                 let _ = writeln!(
                     text,
                     "<details><summary><code>{}</code></summary>\n\n{fence}diff\n{}{fence}\n\n</details>\n",
-                    markdown::html(&case.id()),
+                    markdown::html(&escape::line(&case.id())),
                     failure
                 );
             }
@@ -357,9 +369,9 @@ impl<'s> Markdown<'s> {
                 };
                 let _ = writeln!(
                     text,
-                    "- `{}`: {}",
-                    markdown::text_cell(&case.id()).replace('`', "'"),
-                    markdown::text_cell(reason)
+                    "- {}: {}",
+                    markdown::code(&case.id()),
+                    markdown::text(reason)
                 );
             }
             if known.len() > MARKDOWN_FAILURES {

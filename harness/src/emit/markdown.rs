@@ -1,5 +1,10 @@
-//! Writing text into Markdown without breaking it: the rule pages and the
-//! run's Markdown summary use these.
+//! Writing text into Markdown without breaking it: the rule pages, the
+//! run's Markdown summary, the statement and `compare` use these.
+//!
+//! Untrusted text (from a validator, a report, a baseline) goes through
+//! [`text`] (prose and names) or [`code`] (identifiers: rule IDs, case IDs,
+//! hashes, pointers): either way nothing in it is read as markup, and
+//! nothing in it acts on a terminal, where the Markdown may be printed.
 //!
 //! Catalog texts (titles, summaries, requirements, decisions) are authored
 //! as one-paragraph Markdown (they use backticks for code), so they are
@@ -43,11 +48,40 @@ pub(crate) fn cell(text: &str) -> String {
     inline(text).replace('|', "\\|")
 }
 
-/// Untrusted text (from a validator) for a table cell: control characters
-/// escaped, HTML's special characters as entities, and every `|` escaped,
-/// so that nothing in it is read as Markdown or HTML.
-pub(crate) fn text_cell(text: &str) -> String {
-    html(&crate::emit::escape::line(text)).replace('|', "\\|")
+/// The characters [`text`] escapes: each one that can start or end
+/// Markdown's markup (emphasis, code, links, images, autolinks with their
+/// `:` and `@`, HTML and entities, GFM strikethrough and math, table
+/// cells) or a block where the text starts a line (headings, lists,
+/// quotes).
+const ACTIVE: &[char] = &[
+    '\\', '`', '*', '_', '{', '}', '[', ']', '(', ')', '#', '+', '-', '.', '!', '|', '<', '>', '&',
+    '~', ':', '@', '$',
+];
+
+/// Untrusted text (from a validator, a report, a baseline) for anywhere in
+/// a Markdown line: a heading, a paragraph, a list item or a table cell.
+/// Its line breaks become spaces; its control characters and
+/// bidirectional overrides become visible escapes, as on a terminal (the
+/// Markdown may be printed on one); and each of Markdown's active
+/// characters is backslash-escaped, so that the text shows as itself and
+/// no image, link, autolink, HTML element or emphasis is made of it.
+pub(crate) fn text(text: &str) -> String {
+    let text = one_line(text);
+    let text = crate::emit::escape::line(&text);
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if ACTIVE.contains(&c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// Untrusted text as a code span in a table cell: as [`code`], with every
+/// `|` escaped, since GFM ends a cell at one even inside a code span.
+pub(crate) fn code_cell(text: &str) -> String {
+    code(text).replace('|', "\\|")
 }
 
 /// Text for HTML: the five special characters as entities.
@@ -61,12 +95,15 @@ pub(crate) fn html(text: &str) -> String {
 
 /// `text` as a code span, delimited by more backticks than any run inside
 /// it, and padded with a space where it starts or ends with a backtick. An
-/// empty text is shown as `""`, the empty JSON pointer's spelling.
+/// empty text is shown as `""`, the empty JSON pointer's spelling. A code
+/// span shows its text as it is, so untrusted text is safe in one once its
+/// line breaks (which would end a table cell or a list item) and its
+/// control characters and bidirectional overrides are visible escapes.
 pub(crate) fn code(text: &str) -> String {
     if text.is_empty() {
         return "`\"\"`".to_owned();
     }
-    let text = one_line_keep_spaces(text);
+    let text = crate::emit::escape::line(text);
     let fence = "`".repeat(longest_run(&text, '`') + 1);
     let pad = if text.starts_with('`') || text.ends_with('`') {
         " "
@@ -185,6 +222,26 @@ mod tests {
         assert_eq!(code("a`b"), "``a`b``");
         assert_eq!(code("`a"), "`` `a ``");
         assert_eq!(code("a\nb"), "`a\\nb`");
+        assert_eq!(code("a\u{1b}[31m\u{202e}"), "`a\\x1b[31m\\u{202e}`");
+        assert_eq!(code_cell("a|b"), "`a\\|b`");
+    }
+
+    #[test]
+    fn untrusted_text_makes_no_markup() {
+        assert_eq!(
+            text("![x](https://evil.example/x.png) <img src=x>"),
+            "\\!\\[x\\]\\(https\\://evil\\.example/x\\.png\\) \\<img src=x\\>"
+        );
+        assert_eq!(
+            text("a\n\nb | *c* &amp; `d`"),
+            "a b \\| \\*c\\* \\&amp; \\`d\\`"
+        );
+        assert_eq!(
+            text("# 1. - x@y ~~z~~ $m$"),
+            "\\# 1\\. \\- x\\@y \\~\\~z\\~\\~ \\$m\\$"
+        );
+        // Controls are visible, and their backslash shows as one.
+        assert_eq!(text("a\u{1b}[31m\u{202e}"), "a\\\\x1b\\[31m\\\\u\\{202e\\}");
     }
 
     #[test]

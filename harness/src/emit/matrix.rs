@@ -7,7 +7,9 @@
 //! inline script only re-sort the matrix's rows. The same matrix always
 //! gives the same bytes: nothing in it depends on the time or the machine.
 //! Everything that came from a report (names, rule IDs, case IDs,
-//! pointers) is escaped by `markdown::html`, the one HTML escape.
+//! pointers) is escaped by `markdown::html`, the one HTML escape, on the
+//! page, and by `markdown::text` or `markdown::code` in the Markdown,
+//! which `compare` may print on a terminal.
 
 use crate::judge::summary::Percent;
 use std::collections::BTreeSet;
@@ -406,13 +408,13 @@ pub fn tables(matrix: &Matrix) -> String {
             out,
             "| {} | {} | {} | {} |",
             index + 1,
-            markdown::text_cell(&implementation.name),
-            markdown::text_cell(&implementation.version),
-            markdown::text_cell(&implementation.language)
+            markdown::text(&implementation.name),
+            markdown::text(&implementation.version),
+            markdown::text(&implementation.language)
         );
     }
     let headings: String = (0..columns)
-        .map(|column| format!(" {} |", markdown::text_cell(heading(matrix, column))))
+        .map(|column| format!(" {} |", markdown::text(heading(matrix, column))))
         .collect();
     let aligns = "--:|".repeat(columns);
     let _ = writeln!(out, "\n### Rules\n");
@@ -436,8 +438,8 @@ pub fn tables(matrix: &Matrix) -> String {
     let _ = writeln!(out, "|---|---|{aligns}");
     for row in &matrix.rules {
         for (revision, cells) in &row.per_revision {
-            let revision = markdown::text_cell(revision.as_str());
-            row_of(&mut out, &rule_cell(&row.rule), &revision, cells);
+            // A revision is a checked date: nothing in it to escape.
+            row_of(&mut out, &rule_cell(&row.rule), revision.as_str(), cells);
         }
     }
     let disagreeing: Vec<_> = matrix
@@ -474,7 +476,7 @@ pub fn tables(matrix: &Matrix) -> String {
 
 /// A rule ID in a table cell, as the run's Markdown summary shows it.
 fn rule_cell(rule: &str) -> String {
-    format!("`{}`", markdown::text_cell(rule).replace('`', "'"))
+    markdown::code_cell(rule)
 }
 
 #[cfg(test)]

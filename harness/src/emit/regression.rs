@@ -5,14 +5,13 @@
 //! case with what its failing side got wrong.
 //!
 //! Everything that came from a report (names, rule IDs, case IDs,
-//! pointers, file names) is escaped for HTML and for a terminal, as the
-//! view may be printed on stdout.
+//! pointers, file names) is escaped for Markdown and for a terminal, as
+//! the view may be printed on stdout.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::emit::escape;
-use crate::emit::markdown::{self, text_cell};
+use crate::emit::markdown::{code_cell, text};
 use crate::file::FileError;
 use crate::reports::regression::{CaseChange, Change, Regressions, State, Warning};
 use crate::suite::expectation::Finding;
@@ -72,12 +71,6 @@ pub fn warning_text(view: &Regressions, warning: &Warning) -> String {
     }
 }
 
-/// A code span for a table cell: escaped for a terminal, and with `|`,
-/// which would end the cell even inside a code span, escaped.
-fn code_cell(text: &str) -> String {
-    markdown::code(&escape::line(text)).replace('|', "\\|")
-}
-
 fn state_cell(state: Option<&State>) -> &'static str {
     state.map_or("(not in the report)", State::name)
 }
@@ -127,8 +120,8 @@ pub fn markdown(view: &Regressions) -> String {
     let _ = writeln!(
         out,
         "## mcpdesc conformance: {} against {} at the {} level\n",
-        text_cell(&after.heading),
-        text_cell(&before.heading),
+        text(&after.heading),
+        text(&before.heading),
         view.level
     );
     let verdict = if view.count(Change::NewFailure) > 0 {
@@ -141,7 +134,7 @@ pub fn markdown(view: &Regressions) -> String {
         let _ = writeln!(
             out,
             "> [!WARNING]\n> {}.\n",
-            text_cell(&warning_text(view, warning))
+            text(&warning_text(view, warning))
         );
     }
     let _ = writeln!(out, "| | before | after |\n|---|---|---|");
@@ -151,21 +144,17 @@ pub fn markdown(view: &Regressions) -> String {
         }),
         (
             "implementation",
-            text_cell(&format!(
+            text(&format!(
                 "{} {}",
                 before.implementation.name, before.implementation.version
             )),
-            text_cell(&format!(
+            text(&format!(
                 "{} {}",
                 after.implementation.name, after.implementation.version
             )),
         ),
         ("suite", code_cell(&before.suite), code_cell(&after.suite)),
-        (
-            "harness",
-            text_cell(&before.harness),
-            text_cell(&after.harness),
-        ),
+        ("harness", text(&before.harness), text(&after.harness)),
         ("cases", before.cases.to_string(), after.cases.to_string()),
     ];
     for (what, old, new) in rows {
@@ -188,7 +177,7 @@ pub fn markdown(view: &Regressions) -> String {
             out,
             "| {} | {} |{counts}",
             rule_cell(rule.as_deref()),
-            text_cell(revision.as_str())
+            revision.as_str()
         );
     }
     for change in Change::ALL {
@@ -231,7 +220,7 @@ pub fn markdown(view: &Regressions) -> String {
                 out,
                 "| {} | {} | {} | {} | {} | {} |",
                 rule_cell(rule),
-                text_cell(case.revision.as_str()),
+                case.revision.as_str(),
                 code_cell(&case.id),
                 state_cell(case.before.as_ref()),
                 state_cell(case.after.as_ref()),

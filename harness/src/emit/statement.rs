@@ -78,7 +78,10 @@ pub fn json(statement: &Statement) -> String {
 /// a table, the results per revision and per rule, the known failures, and
 /// the command that checks it.
 pub fn render(statement: &Statement) -> String {
-    let cell = |text: &str| markdown::text_cell(text);
+    // Every value from the statement is untrusted (a validator's name,
+    // a report's rule IDs): names and prose through `markdown::text`,
+    // identifiers as code spans.
+    let cell = markdown::text;
     let implementation = &statement.implementation;
     let name = format!("{} {}", implementation.name, implementation.version);
     let mut text = format!("# Conformance statement: {}\n\n", cell(&name));
@@ -108,7 +111,7 @@ pub fn render(statement: &Statement) -> String {
     let selection = if statement.selection.is_empty() {
         "the whole suite".to_owned()
     } else {
-        statement.selection.join(" ")
+        cell(&statement.selection.join(" "))
     };
     let rules = match &claims.listed {
         None => format!(
@@ -121,50 +124,63 @@ pub fn render(statement: &Statement) -> String {
             claims.catalog,
             listed
                 .iter()
-                .map(|rule| format!("`{}`", rule.replace('`', "'")))
+                .map(|rule| markdown::code_cell(rule))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
     };
+    // Each value as Markdown, ready for its cell.
     let rows = [
-        ("implementation", name.clone()),
-        ("language", implementation.language.clone()),
+        ("implementation", cell(&name)),
+        ("language", cell(&implementation.language)),
         (
             "harness",
-            format!("{} {}", statement.harness.name, statement.harness.version),
+            cell(&format!(
+                "{} {}",
+                statement.harness.name, statement.harness.version
+            )),
         ),
         (
             "suite",
-            format!("{} (`{}`)", statement.suite.version, statement.suite.hash),
+            format!(
+                "{} ({})",
+                cell(&statement.suite.version),
+                markdown::code_cell(&statement.suite.hash)
+            ),
         ),
         (
             "specification",
-            format!("MCP Description {}", statement.specification),
+            format!("MCP Description {}", cell(&statement.specification)),
         ),
-        ("MCP revisions judged", statement.revisions.join(", ")),
-        ("level", statement.level.clone()),
+        (
+            "MCP revisions judged",
+            cell(&statement.revisions.join(", ")),
+        ),
+        ("level", cell(&statement.level)),
         ("rules", rules),
         ("selection", selection),
         ("known failures", statement.known_failures.len().to_string()),
     ];
     let _ = writeln!(text, "| | |\n|---|---|");
     for (key, value) in rows {
-        let _ = writeln!(text, "| {key} | {} |", cell(&value));
+        let _ = writeln!(text, "| {key} | {value} |");
     }
+    // `name` shows a row's name: a revision as text, a rule ID as code.
     let table = |text: &mut String,
                  title: &str,
+                 name: fn(&str) -> String,
                  rows: &mut dyn Iterator<Item = (&str, &Counts)>| {
         let _ = writeln!(
             text,
             "\n## {title}\n\n| | cases | judged | passed | failed | skipped | unclaimed | rate |\n|---|--:|--:|--:|--:|--:|--:|--:|"
         );
-        for (name, counts) in rows {
+        for (row, counts) in rows {
+            let name = name(row);
             let rate = Percent::of(counts.passed, counts.judged)
                 .map_or_else(|| "-".to_owned(), |percent| percent.to_string());
             let _ = writeln!(
                 text,
-                "| {} | {} | {} | {} | {} | {} | {} | {rate} |",
-                cell(name),
+                "| {name} | {} | {} | {} | {} | {} | {} | {rate} |",
                 counts.cases,
                 counts.judged,
                 counts.passed,
@@ -178,6 +194,7 @@ pub fn render(statement: &Statement) -> String {
     table(
         &mut text,
         "Per MCP revision",
+        markdown::text,
         &mut results
             .per_revision
             .iter()
@@ -187,6 +204,7 @@ pub fn render(statement: &Statement) -> String {
     table(
         &mut text,
         "Per rule",
+        markdown::code_cell,
         &mut results
             .per_rule
             .iter()
@@ -201,8 +219,8 @@ pub fn render(statement: &Statement) -> String {
             };
             let _ = write!(
                 text,
-                "- `{}`: {}",
-                cell(&case).replace('`', "'"),
+                "- {}: {}",
+                markdown::code(&case),
                 cell(failure.reason.as_deref().unwrap_or("(no reason given)"))
             );
             if let Some(link) = &failure.link {

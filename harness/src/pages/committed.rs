@@ -70,10 +70,13 @@ pub fn check(set: &SuiteSet) -> Committed {
     if !dir.is_dir() {
         return Committed::NotChecked(Unchecked::NoPagesFolder(dir));
     }
+    // A rule ID that cannot name its page is a problem of `check` itself
+    // (`suite::check::rule_id_problems`), reported with its position.
     if set
         .problems
         .iter()
         .any(|problem| problem.kind == SuiteProblemKind::Broken)
+        || !crate::suite::check::rule_id_problems(set).is_empty()
     {
         return Committed::NotChecked(Unchecked::SuiteProblems);
     }

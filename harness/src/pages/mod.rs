@@ -51,8 +51,9 @@ const CONVENTIONS: &str = "conventions.md";
 pub enum PageError {
     /// A rule ID that cannot name a page file safely.
     #[error(
-        "rule `{rule}` cannot name a page file: a rule ID for pages is ASCII letters, digits, \
-         `.`, `_` and `-`, not starting with `.`"
+        "rule `{rule}` cannot name a page file: a rule ID for pages is at most {} bytes of \
+         ASCII letters, digits, `.`, `_` and `-`, not starting with `.`",
+        crate::suite::check::MAX_RULE_ID_BYTES
     )]
     UnsafeRuleId {
         /// The rule ID.
@@ -185,13 +186,10 @@ pub(crate) fn page_of(rule: &Rule) -> String {
 }
 
 /// Whether `stem` is safe as a file name on every system: ASCII letters,
-/// digits, `.`, `_` and `-`, not empty and not starting with `.`.
+/// digits, `.`, `_` and `-`, not empty, not starting with `.`, and short
+/// enough (the rule-ID check of `check` and `docs`).
 fn is_safe_file_stem(stem: &str) -> bool {
-    !stem.is_empty()
-        && !stem.starts_with('.')
-        && stem
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    crate::suite::check::names_a_file(stem)
 }
 
 /// The comment that marks a page as generated, naming what it comes from.
@@ -220,7 +218,8 @@ mod tests {
         for id in ["mcp.elicitation.protocol-version", "a_b-c.d"] {
             assert!(is_safe_file_stem(id), "{id}");
         }
-        for id in ["", ".hidden", "a/b", "a\\b", "a b", "é", "..", "a:b"] {
+        let long = "r".repeat(121);
+        for id in ["", ".hidden", "a/b", "a\\b", "a b", "é", "..", "a:b", &long] {
             assert!(!is_safe_file_stem(id), "{id}");
         }
     }

@@ -69,18 +69,42 @@ pub fn compare(pages: &Pages, dir: &Path) -> Result<Vec<Drift>, FileError> {
     Ok(drift)
 }
 
+/// Why [`write()`] did not write the pages.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// A symbolic link below the pages' folder, where a page or its folder
+    /// goes: writing through it would write outside that folder.
+    #[error(
+        "{}: a symbolic link below the pages' folder; no page is written through a link \
+         (remove it, or give the folder it points to as --out)",
+        .0.display()
+    )]
+    Link(PathBuf),
+    /// An I/O error, with its path.
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
 /// Writes `pages` into `dir`, each page atomically and only when its
 /// content changes, and removes the generated pages there that `pages` no
 /// longer holds (with their folder, when that leaves it empty). Nothing
-/// else in `dir` is touched.
+/// else in `dir` is touched. `dir` itself may be a link (the caller named
+/// it); nothing below it may be, where a page goes.
 ///
 /// # Errors
 ///
-/// The first I/O error, with its path. Pages written before it stay.
-pub fn write(pages: &Pages, dir: &Path) -> Result<Written, FileError> {
+/// A symbolic link where a page or its folder goes, found before anything
+/// is written (and looked for again before each page, in case one
+/// appeared since); else the first I/O error, with its path. Pages
+/// written before an error stay.
+pub fn write(pages: &Pages, dir: &Path) -> Result<Written, WriteError> {
+    for (path, _) in pages.iter() {
+        refuse_links(dir, path)?;
+    }
     let mut written = Written::default();
     for (path, text) in pages.iter() {
         let file = dir.join(path);
+        refuse_links(dir, path)?;
         if fs::read(&file).is_ok_and(|bytes| bytes == text.as_bytes()) {
             written.unchanged += 1;
             continue;
@@ -101,6 +125,25 @@ pub fn write(pages: &Pages, dir: &Path) -> Result<Written, FileError> {
         written.removed.push(path);
     }
     Ok(written)
+}
+
+/// Fails on the first symbolic link among the folders and the file that
+/// the page `path` (relative, `/`-separated) goes through below `dir`;
+/// what does not exist yet is no link.
+fn refuse_links(dir: &Path, path: &str) -> Result<(), WriteError> {
+    let mut at = dir.to_path_buf();
+    for part in path.split('/') {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                return Err(WriteError::Link(at));
+            }
+            Ok(_) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(error) => return Err(file::at(&at)(error).into()),
+        }
+    }
+    Ok(())
 }
 
 /// The generated pages in `dir` and its immediate subfolders (where

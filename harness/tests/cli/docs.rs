@@ -370,7 +370,93 @@ fn a_rule_id_that_cannot_name_a_page_is_reported() {
     assert_contains(
         &problem_lines(&output).join("\n"),
         &[
-            "the pages cannot be generated: rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file",
+            "elicitation.yaml:174:9: rule `mcpdesc.elicitation/mode\\x1b[31m` cannot name a page file",
         ],
     );
+}
+
+/// A rule ID too long to name a file (the validator contract allows 300
+/// characters) stops `docs` before it writes anything, and `check` names
+/// the rule where the catalog gives it, as it does other suite problems.
+#[test]
+fn a_rule_id_too_long_for_a_file_name_is_refused_before_anything_is_written() {
+    let dir = suite_copy_with_pages();
+    let catalog = dir.path().join("suites/elicitation.yaml");
+    let text = fs::read_to_string(&catalog).unwrap();
+    let id = "  - id: mcpdesc.elicitation.mode\n";
+    let line = text[..text.find(id).unwrap()].lines().count() + 1;
+    let long = format!("mcpdesc.elicitation.{}", "m".repeat(280));
+    fs::write(&catalog, text.replace(id, &format!("  - id: {long}\n"))).unwrap();
+    let before = files_below(&dir.path().join("docs/rules"));
+
+    let output = write_pages(dir.path());
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(
+        &stderr,
+        &[
+            &format!("elicitation.yaml:{line}:9: rule `{long}` cannot name a page file"),
+            "refusing to write rule pages",
+        ],
+    );
+    assert_eq!(files_below(&dir.path().join("docs/rules")), before);
+
+    let output = on_tree("check", dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stdout_of(&output));
+    let problems = problem_lines(&output);
+    assert_contains(
+        &problems.join("\n"),
+        &[&format!(
+            "elicitation.yaml:{line}:9: rule `{long}` cannot name a page file"
+        )],
+    );
+    // The pages are not compared while the rule cannot have one.
+    assert!(
+        problems.iter().all(|line| !line.contains("rule page")),
+        "{problems:#?}"
+    );
+}
+
+/// A folder under `--out` that is a link to a folder elsewhere is refused:
+/// nothing is written through it. The `--out` folder itself may be a link
+/// (the user named it).
+#[cfg(unix)]
+#[test]
+fn docs_refuses_a_link_under_its_out_folder() {
+    let out = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("README.md"), "mine\n").unwrap();
+    let before = files_below(outside.path());
+    std::os::unix::fs::symlink(outside.path(), out.path().join("document")).unwrap();
+
+    let output = docs_into(out.path());
+    let stderr = stderr_of(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_contains(&stderr, &["symbolic link", "document"]);
+    assert_eq!(files_below(outside.path()), before);
+    // Nothing was written beside it either: all or nothing.
+    assert_eq!(fs::read_dir(out.path()).unwrap().count(), 1);
+
+    // A link to a file is refused too, and not replaced.
+    let out = tempfile::tempdir().unwrap();
+    let target = outside.path().join("README.md");
+    std::os::unix::fs::symlink(&target, out.path().join("README.md")).unwrap();
+    let output = docs_into(out.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert!(
+        fs::symlink_metadata(out.path().join("README.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(files_below(outside.path()), before);
+
+    // The --out folder itself may be a link.
+    let real = tempfile::tempdir().unwrap();
+    let holder = tempfile::tempdir().unwrap();
+    let linked = holder.path().join("pages");
+    std::os::unix::fs::symlink(real.path(), &linked).unwrap();
+    let output = docs_into(&linked);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
+    assert!(real.path().join("README.md").is_file());
 }

@@ -70,7 +70,7 @@ fn the_python_examples_statement_is_valid_and_holds_until_one_finding_changes() 
     assert_contains(
         &markdown,
         &[
-            "# Conformance statement: python-example 0.1.0",
+            "# Conformance statement: python\\-example 0\\.1\\.0",
             "**Profile: partial**",
             "| rules | 4/20 (",
             "## Known failures",

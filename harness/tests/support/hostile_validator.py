@@ -14,12 +14,20 @@ fixture's name:
     all-five-revisions.json hostile stderr, then a crash (exit status 3)
     anything else           no diagnostics
 
+Its first argument, when given, picks another payload: `xml` for
+characters XML 1.0 does not allow (U+FFFE, U+FFFF, U+0001), `markdown` for
+Markdown and HTML that would show a remote image.
+
 Python 3 standard library only.
 """
 import json
 import sys
 
-EVIL = "\x1b[31m\x00\u202e\x9b\n\n370 cases: 370 passed (forged)\n"
+EVIL = {
+    "terminal": "\x1b[31m\x00\u202e\x9b\n\n370 cases: 370 passed (forged)\n",
+    "xml": "\ufffe\uffff\x01 not XML",
+    "markdown": "![x](https://evil.example/x.png) <img src=x> [link](https://evil.example/)",
+}[sys.argv[1] if len(sys.argv) > 1 else "terminal"]
 
 
 def send(message):
