@@ -18,6 +18,25 @@ pub struct FileError {
     pub source: io::Error,
 }
 
+impl From<crate::input::InputError> for FileError {
+    fn from(error: crate::input::InputError) -> FileError {
+        use crate::input::InputError;
+        match error {
+            InputError::Io { path, source } => FileError { path, source },
+            InputError::NotRegular { ref path, .. } | InputError::TooLarge { ref path, .. } => {
+                FileError {
+                    path: path.clone(),
+                    source: io::Error::new(io::ErrorKind::InvalidData, error.to_string()),
+                }
+            }
+            InputError::Encoding(ref load) => FileError {
+                path: PathBuf::from(&load.file),
+                source: io::Error::new(io::ErrorKind::InvalidData, error.to_string()),
+            },
+        }
+    }
+}
+
 /// Turns an I/O error about `path` into a [`FileError`].
 pub(crate) fn at(path: &Path) -> impl FnOnce(io::Error) -> FileError + '_ {
     move |source| FileError {
@@ -155,6 +174,8 @@ impl Drop for Temporary {
 /// Removes the temporary files being written now: called by the signal
 /// handler just before it ends the harness at once, since nothing else
 /// would.
+// Without `external` no signal handler is installed to call it.
+#[cfg_attr(not(feature = "external"), allow(dead_code))]
 pub(crate) fn remove_temporaries() {
     // `try_lock`: the handler must not wait on a writer that holds it.
     if let Ok(known) = TEMPORARIES.try_lock() {

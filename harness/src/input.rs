@@ -39,6 +39,9 @@ pub enum InputKind {
     Statement,
     /// A list of rule IDs (`--rules FILE`).
     Rules,
+    /// A file the harness wrote and reads back: a committed rule page, a
+    /// `diff` folder's manifest.
+    Written,
 }
 
 impl InputKind {
@@ -51,7 +54,9 @@ impl InputKind {
     /// `compare` of the largest one within a few hundred megabytes.
     pub const fn limit(self) -> u64 {
         match self {
-            InputKind::Suite | InputKind::Baseline => MAX_DOCUMENT_BYTES as u64,
+            InputKind::Suite | InputKind::Baseline | InputKind::Written => {
+                MAX_DOCUMENT_BYTES as u64
+            }
             InputKind::Report | InputKind::Statement => 64 * 1024 * 1024,
             InputKind::Rules => 1024 * 1024,
         }
@@ -65,6 +70,7 @@ impl InputKind {
             InputKind::Report => "report",
             InputKind::Statement => "statement",
             InputKind::Rules => "rule list",
+            InputKind::Written => "file written by the harness",
         }
     }
 }
@@ -107,6 +113,14 @@ pub enum InputError {
         #[source]
         source: io::Error,
     },
+}
+
+impl InputError {
+    /// Whether the file is not there at all (which some readers take as
+    /// an empty input).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, InputError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
 }
 
 /// What the file type `file_type` is, as errors name it.

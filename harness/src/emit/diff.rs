@@ -442,7 +442,7 @@ pub fn prepare(dir: &Path) -> Result<Previous, OutError> {
         Err(error) => return Err(file::at(dir)(error).into()),
     };
     let manifest_path = dir.join(MANIFEST);
-    let previous = match std::fs::read_to_string(&manifest_path) {
+    let previous = match crate::input::read_text(&manifest_path, crate::input::InputKind::Written) {
         Ok(text) => Previous {
             files: serde_json::from_str(&text)
                 .ok()
@@ -451,8 +451,8 @@ pub fn prepare(dir: &Path) -> Result<Previous, OutError> {
                 .unwrap_or_default(),
             manifest: true,
         },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Previous::default(),
-        Err(error) => return Err(file::at(&manifest_path)(error).into()),
+        Err(error) if error.is_not_found() => Previous::default(),
+        Err(error) => return Err(crate::file::FileError::from(error).into()),
     };
     let folders: std::collections::BTreeSet<&Path> = previous
         .files

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{GENERATED_MARKER, Pages};
 use crate::file::{self, FileError};
+use crate::input::{self, InputKind};
 
 /// How a folder of pages differs from the generated pages.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,13 +52,13 @@ pub fn compare(pages: &Pages, dir: &Path) -> Result<Vec<Drift>, FileError> {
     let mut drift = Vec::new();
     for (path, text) in pages.iter() {
         let file = dir.join(path);
-        match fs::read(&file) {
+        match input::read_bytes(&file, InputKind::Written) {
             Ok(bytes) if bytes == text.as_bytes() => {}
             Ok(_) => drift.push(Drift::Stale(path.to_owned())),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            Err(error) if error.is_not_found() => {
                 drift.push(Drift::Missing(path.to_owned()));
             }
-            Err(error) => return Err(file::at(&file)(error)),
+            Err(error) => return Err(error.into()),
         }
     }
     for path in generated_on_disk(dir)? {
@@ -105,7 +106,8 @@ pub fn write(pages: &Pages, dir: &Path) -> Result<Written, WriteError> {
     for (path, text) in pages.iter() {
         let file = dir.join(path);
         refuse_links(dir, path)?;
-        if fs::read(&file).is_ok_and(|bytes| bytes == text.as_bytes()) {
+        if input::read_bytes(&file, InputKind::Written).is_ok_and(|bytes| bytes == text.as_bytes())
+        {
             written.unchanged += 1;
             continue;
         }
@@ -166,8 +168,7 @@ fn generated_on_disk(dir: &Path) -> Result<Vec<String>, FileError> {
                 folders.push((entry.path(), format!("{name}/")));
             } else if kind.is_file()
                 && name.ends_with(".md")
-                && fs::read(entry.path())
-                    .map_err(file::at(&entry.path()))?
+                && input::read_bytes(&entry.path(), InputKind::Written)?
                     .windows(GENERATED_MARKER.len())
                     .any(|window| window == GENERATED_MARKER.as_bytes())
             {

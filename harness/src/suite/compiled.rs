@@ -173,6 +173,7 @@ fn data<T: DeserializeOwned>(
 /// Whether the tree reads the twin `candidate` in its YAML file's place,
 /// for typed data at least: its first value reads and was made from the
 /// file's current bytes.
+#[cfg(feature = "yaml")]
 fn is_read(candidate: Candidate<'_>) -> bool {
     head::<serde::de::IgnoredAny>(candidate.text).is_ok_and(|head| head.source == candidate.current)
 }
