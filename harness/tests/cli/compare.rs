@@ -954,7 +954,7 @@ fn comparing_a_60_mb_report_stays_under_300_mb() {
     )
     .unwrap();
     drop(report);
-    let (peak_kib, output) = super::merge::peak_memory(
+    let (peak_kib, output) = super::external_support::peak_memory(
         dir,
         &[
             "compare",

@@ -617,27 +617,24 @@ fn time_bounds_shrinking_and_the_disagreements_over_the_cap_are_counted() {
 #[test]
 fn thirty_documents_with_big_replies_stay_under_300_mb() {
     let dir = tempfile::tempdir().unwrap();
-    let peak_file = dir.path().join("peak");
     let out = dir.path().join("out");
-    let output = std::process::Command::new("python3")
-        .arg(super::external_support::support("peak_memory.py"))
-        .arg(&peak_file)
-        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
-        .args(["diff", "--validator", &diffing("--flood 7500000")])
-        .args(["--cases", "30", "--out"])
-        .arg(&out)
-        .env_remove("CI")
-        .output()
-        .unwrap();
+    let validator = diffing("--flood 7500000");
+    let (peak_kib, output) = super::external_support::peak_memory(
+        dir.path(),
+        &[
+            "diff",
+            "--validator",
+            &validator,
+            "--cases",
+            "30",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
     let stdout = stdout_of(&output);
     let report = format!("{stdout}\n{}", stderr_of(&output));
     assert_eq!(output.status.code(), Some(1), "{report}");
     assert_contains(&stdout, &["30 documents,", "\nx.flood-29 ("]);
-    let peak_kib: u64 = fs::read_to_string(&peak_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     assert!(
         peak_kib < 300 * 1024,
         "peak memory {} MiB, over 300 MB\n{report}",

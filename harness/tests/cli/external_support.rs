@@ -315,3 +315,24 @@ pub fn word(outcome: &Outcome) -> String {
         _ => "unknown".to_owned(),
     }
 }
+
+/// The peak resident memory, in KiB, of the harness run with `args` in
+/// `dir` (through `peak_memory.py`), and its output.
+pub(crate) fn peak_memory(dir: &Path, args: &[&str]) -> (u64, std::process::Output) {
+    let peak_file = dir.join("peak");
+    let output = std::process::Command::new("python3")
+        .current_dir(dir)
+        .arg(support("peak_memory.py"))
+        .arg(&peak_file)
+        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
+        .args(args)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    let peak = fs::read_to_string(&peak_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    (peak, output)
+}

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::external_support::{MiniSuite, left_behind, marker, outcomes, python, run, support};
+use super::external_support::{MiniSuite, left_behind, marker, outcomes, python, run};
 use super::*;
 
 /// The command line of the flooding validator, answering `count`
@@ -19,15 +19,10 @@ fn flooding(count: usize) -> String {
 #[test]
 fn a_whole_suite_run_flooded_with_diagnostics_stays_under_300_mb() {
     let dir = tempfile::tempdir().unwrap();
-    let peak_file = dir.path().join("peak");
-    let output = std::process::Command::new("python3")
-        .arg(support("peak_memory.py"))
-        .arg(&peak_file)
-        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
-        .args(["run", "--validator", &flooding(10_000)])
-        .env_remove("CI")
-        .output()
-        .unwrap();
+    let (peak_kib, output) = super::external_support::peak_memory(
+        dir.path(),
+        &["run", "--validator", &flooding(10_000)],
+    );
     let stdout = stdout_of(&output);
     let tail: String = stdout.lines().rev().take(12).collect::<Vec<_>>().join("\n");
     let report = format!("{tail}\n{}", stderr_of(&output));
@@ -40,11 +35,6 @@ fn a_whole_suite_run_flooded_with_diagnostics_stays_under_300_mb() {
         ],
     );
     assert!(!stdout.contains("protocol error:"), "{report}");
-    let peak_kib: u64 = fs::read_to_string(&peak_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     assert!(
         peak_kib < 300 * 1024,
         "peak memory {} MiB, over 300 MB\n{report}",

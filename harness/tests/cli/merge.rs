@@ -571,27 +571,6 @@ pub(super) fn flood(report: &mut Value, count: usize, rules: usize, pad: usize) 
     }
 }
 
-/// The peak resident memory, in KiB, of the harness run with `args` in
-/// `dir` (through `peak_memory.py`), and its output.
-pub(super) fn peak_memory(dir: &Path, args: &[&str]) -> (u64, std::process::Output) {
-    let peak_file = dir.join("peak");
-    let output = std::process::Command::new("python3")
-        .current_dir(dir)
-        .arg(super::external_support::support("peak_memory.py"))
-        .arg(&peak_file)
-        .arg(env!("CARGO_BIN_EXE_mcpdesc-conformance"))
-        .args(args)
-        .env_remove("CI")
-        .output()
-        .unwrap();
-    let peak = fs::read_to_string(&peak_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    (peak, output)
-}
-
 /// A report of the whole suite of about 60 MB (every case flooded with a
 /// hundred findings at long pointers) merges in well under 300 MB: merge
 /// used to keep about 20 times a report's size.
@@ -616,7 +595,10 @@ fn merging_a_60_mb_report_stays_under_300_mb() {
     drop(report);
     let size = fs::metadata(dir.join("big.json")).unwrap().len();
     assert!(size > 55_000_000, "{size} bytes");
-    let (peak_kib, output) = peak_memory(dir, &["merge", "big.json", "--report", "merged.json"]);
+    let (peak_kib, output) = super::external_support::peak_memory(
+        dir,
+        &["merge", "big.json", "--report", "merged.json"],
+    );
     assert_eq!(output.status.code(), Some(1), "{}", stderr_of(&output));
     assert!(
         peak_kib < 300 * 1024,
