@@ -536,7 +536,7 @@ fn clear(dir: &Path, previous: &Previous, errors: &mut Vec<FileError>) {
     }
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Debug, Default)]
 pub struct Written {
     /// The folders written whole.

@@ -317,7 +317,7 @@ fn same_run(run: &RunRecord, words: &[String]) -> Vec<(&'static str, String)> {
 
 /// Checks that `shards` are the shards of one run on `set` (whose source
 /// is named `source_name` in errors), and rebuilds that run, each case
-/// judged again ([`rejudged`]); `baseline`, when given, marks the merged
+/// judged again (`rejudged`); `baseline`, when given, marks the merged
 /// results as `run --baseline` marks a run's (a shard's own marks are not
 /// taken: which failures are known is the merge's to say). Each shard is
 /// consumed as its cases are rebuilt, so that a report is not kept twice.
