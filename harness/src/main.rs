@@ -1289,11 +1289,11 @@ fn merge(args: MergeArgs) -> anyhow::Result<Status> {
 }
 
 /// The status of a command that was interrupted while it wrote its
-/// outputs (each was written whole), after saying so.
+/// outputs or files (a signal lets each be written whole), after saying so.
 fn interrupted() -> Option<Status> {
     let interruption = interrupt::received()?;
     eprintln!(
-        "interrupted by {}; every output was written whole",
+        "interrupted by {}; every file was written whole",
         interruption.name()
     );
     Some(Status::Interrupted(interruption))
@@ -1745,12 +1745,8 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     }
     // A signal while writing lets the writing finish (each file is
     // replaced whole), then ends the bless as it would have ended it.
-    if let Some(interruption) = interrupt::received() {
-        eprintln!(
-            "interrupted by {} while writing; the files above were written whole",
-            interruption.name()
-        );
-        return Ok(Status::Interrupted(interruption));
+    if let Some(status) = interrupted() {
+        return Ok(status);
     }
     if plan.refused.is_empty() {
         return Ok(Status::Success);

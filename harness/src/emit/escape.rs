@@ -37,17 +37,22 @@ pub fn xml(text: &str) -> Cow<'_, str> {
     }
     let mut escaped = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            c if forbidden(c) && u32::from(c) < 0x80 => {
-                let _ = write!(escaped, "\\x{:02x}", u32::from(c));
-            }
-            c if forbidden(c) => {
-                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => escaped.push(c),
+        if forbidden(c) {
+            push_visible(&mut escaped, c);
+        } else {
+            escaped.push(c);
         }
     }
     Cow::Owned(escaped)
+}
+
+/// Writes `c` as a visible escape: `\xNN` for ASCII, `\u{N}` beyond.
+fn push_visible(escaped: &mut String, c: char) {
+    if u32::from(c) < 0x80 {
+        let _ = write!(escaped, "\\x{:02x}", u32::from(c));
+    } else {
+        let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+    }
 }
 
 /// Whether `c` must not reach a terminal as it is: C0 controls, DEL, C1
@@ -70,12 +75,7 @@ fn escape(text: &str, keep_line_breaks: bool) -> Cow<'_, str> {
             '\r' => escaped.push_str("\\r"),
             '\t' => escaped.push_str("\\t"),
             '\0' => escaped.push_str("\\0"),
-            c if is_unsafe(c) && u32::from(c) < 0x80 => {
-                let _ = write!(escaped, "\\x{:02x}", u32::from(c));
-            }
-            c if is_unsafe(c) => {
-                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
-            }
+            c if is_unsafe(c) => push_visible(&mut escaped, c),
             c => escaped.push(c),
         }
     }

@@ -104,17 +104,7 @@ fn a_hand_edited_twin_in_a_working_tree_is_a_problem() {
     let dir = suite_copy();
     let twin =
         "compiled/expected/document/expected-invalid/unknown-protocol-version.json.yaml.json";
-    for entry in walkdir::WalkDir::new(workspace().join("compiled")) {
-        let entry = entry.unwrap();
-        let target = dir
-            .path()
-            .join(entry.path().strip_prefix(workspace()).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    copy_part("compiled", dir.path());
     let honest = on_tree("check", dir.path());
     assert_eq!(honest.status.code(), Some(0), "{}", stderr_of(&honest));
     let hash = |dir: &Path| {

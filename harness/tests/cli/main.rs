@@ -28,19 +28,22 @@ fn workspace() -> PathBuf {
 fn suite_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for part in ["suites", "fixtures", "expected"] {
-        for entry in walkdir::WalkDir::new(workspace().join(part)) {
-            let entry = entry.unwrap();
-            let target = dir
-                .path()
-                .join(entry.path().strip_prefix(workspace()).unwrap());
-            if entry.file_type().is_dir() {
-                fs::create_dir_all(&target).unwrap();
-            } else {
-                fs::copy(entry.path(), &target).unwrap();
-            }
-        }
+        copy_part(part, dir.path());
     }
     dir
+}
+
+/// Copies the repository's folder `part` (e.g. `compiled`) into `dir`.
+fn copy_part(part: &str, dir: &Path) {
+    for entry in walkdir::WalkDir::new(workspace().join(part)) {
+        let entry = entry.unwrap();
+        let target = dir.join(entry.path().strip_prefix(workspace()).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// Runs `mcpdesc-conformance COMMAND --suite-dir DIR`.
