@@ -229,6 +229,31 @@ fn current(set: &SuiteSet, path: &str) -> Option<String> {
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
 }
 
+/// The changes that bring the generated fixtures of `tree` (see
+/// [`matrices`](crate::suite::matrices)) up to date with its table
+/// (`suites/matrices.yaml`): each file a matrix makes that is missing or
+/// differs, and each file of a generated folder that no matrix makes, in
+/// path order.
+///
+/// # Errors
+///
+/// When the table does not make its fixtures (it does not load, or names
+/// a place its base document lacks).
+pub fn generated_plan(
+    tree: &SuiteTree,
+) -> Result<Vec<Change>, crate::suite::matrices::MatrixError> {
+    use crate::suite::matrices;
+    let generated = matrices::generate(tree)?;
+    Ok(matrices::differences(tree, &generated)
+        .into_iter()
+        .map(|difference| Change {
+            path: difference.path,
+            old: difference.old,
+            new: difference.new,
+        })
+        .collect())
+}
+
 /// The changes that bring the compiled form of the tree at `root` (the
 /// JSON twins under `compiled/`, see [`compiled`]) up to date with its
 /// YAML files, once `pending` (the expectation changes of this bless) are

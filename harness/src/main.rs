@@ -1643,6 +1643,23 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     })
     .context("locking the suite tree")?;
     let tree = SuiteTree::from_dir(&args.suite_dir)?;
+    // Generated fixtures first: their expectations are planned from what
+    // the table makes, as it will be written.
+    let generated = match bless::generated_plan(&tree) {
+        Ok(generated) => generated,
+        Err(error) => {
+            eprintln!(
+                "error: refusing to bless: {}; no file was changed",
+                escape::line(&error.to_string())
+            );
+            return Ok(Status::UsageOrSuite);
+        }
+    };
+    let tree = tree.with_changes(
+        generated
+            .iter()
+            .map(|change| (change.path.as_str(), change.new.as_deref())),
+    );
     let set = SuiteSet::load(tree);
     // Blessing repairs expectation files; a suite with any other problem
     // (a catalog or fixture that does not load, a stray file) cannot say
@@ -1715,6 +1732,20 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     let compiled = bless::compiled_plan(&args.suite_dir, &plan.changes)
         .context("planning the compiled form of the suite")?;
     let mut out = io::stdout().lock();
+    // Listed, not shown as diffs: they follow from the table, and there
+    // are hundreds of them.
+    for change in &generated {
+        let what = match (&change.old, &change.new) {
+            (None, _) => "new",
+            (Some(_), None) => "removed",
+            (Some(_), Some(_)) => "changed",
+        };
+        writeln!(
+            out,
+            "generated fixture {what}: {}",
+            escape::line(&change.path)
+        )?;
+    }
     for change in &plan.changes {
         write!(out, "{}", change.diff())?;
     }
@@ -1722,6 +1753,7 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
     let verb = if args.dry_run {
         "would change"
     } else {
+        bless::apply(&args.suite_dir, &generated, &[]).context("writing the generated fixtures")?;
         bless::apply(&args.suite_dir, &plan.changes, &plan.stale)
             .context("writing expectations")?;
         bless::apply(&args.suite_dir, &compiled, &[])
@@ -1734,6 +1766,13 @@ fn bless(args: BlessArgs) -> anyhow::Result<Status> {
         }
         "changed"
     };
+    if !generated.is_empty() {
+        eprintln!(
+            "{} generated fixture files ({}) {verb}",
+            generated.len(),
+            mcpdesc_conformance::suite::matrices::MATRICES_FILE
+        );
+    }
     eprintln!("{} expectation files {verb}", plan.changes.len());
     remind_of_the_changelog(&set, &plan.changes);
     if !compiled.is_empty() {

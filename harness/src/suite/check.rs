@@ -1,8 +1,9 @@
 //! Linting the suite itself: what `mcpdesc-conformance check` reports.
 
-use mcpdesc_source::Position;
+use mcpdesc_source::{Document, Position};
 
 use crate::suite::coverage::Coverage;
+use crate::suite::fixture::{Fixture, STATEMENT_MEMBER};
 #[cfg(feature = "reports")]
 use crate::suite::tree::SuiteTree;
 use crate::suite::{SuiteProblem, SuiteProblemKind, SuiteSet};
@@ -79,6 +80,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
     #[cfg(feature = "reports")]
     problems.extend(compiled_form(&set.tree));
     problems.extend(rule_id_problems(set));
+    problems.extend(crate::suite::matrices::problems(&set.tree));
     for suite in &set.suites {
         for entry in &suite.entries {
             let fixture = &entry.fixture;
@@ -86,20 +88,7 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
             let Ok(document) = &fixture.document else {
                 continue;
             };
-            if fixture
-                .statement()
-                .is_none_or(|statement| statement.trim().is_empty())
-            {
-                problems.push(SuiteProblem {
-                    file: fixture_path,
-                    position: document.locations.get("").or(Some(Position::START)),
-                    message: format!(
-                        "the fixture does not say what it tests (a root `{}` string)",
-                        crate::suite::fixture::STATEMENT_MEMBER
-                    ),
-                    kind: SuiteProblemKind::Broken,
-                });
-            }
+            problems.extend(statement_problem(set, fixture, document, fixture_path));
         }
     }
     for gap in coverage.gaps() {
@@ -111,6 +100,67 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
         });
     }
     problems
+}
+
+/// What is wrong with how `fixture` (loaded as `document`, found at
+/// `fixture_path`) says what it tests, if anything: an object root says it
+/// in its `x-test` member and has no statement file; any other root says it
+/// in its statement file, as UTF-8 text that is not blank.
+fn statement_problem(
+    set: &SuiteSet,
+    fixture: &Fixture,
+    document: &Document,
+    fixture_path: String,
+) -> Option<SuiteProblem> {
+    let broken = |file: String, position: Option<Position>, message: String| SuiteProblem {
+        file,
+        position,
+        message,
+        kind: SuiteProblemKind::Broken,
+    };
+    let statement_path = fixture.statement_path();
+    let statement_file = set.tree.get(&statement_path);
+    if document.value.is_object() {
+        if statement_file.is_some() {
+            return Some(broken(
+                set.tree.display_path(&statement_path),
+                None,
+                format!(
+                    "the fixture's root is an object, so its `{STATEMENT_MEMBER}` member says \
+                     what it tests; a statement file is only for a document whose root is not \
+                     an object: remove this one"
+                ),
+            ));
+        }
+    } else if let Some(bytes) = statement_file {
+        if let Err(error) = std::str::from_utf8(bytes) {
+            return Some(broken(
+                set.tree.display_path(&statement_path),
+                None,
+                format!("the statement file is not UTF-8 text ({error})"),
+            ));
+        }
+    }
+    if fixture
+        .statement()
+        .is_none_or(|statement| statement.trim().is_empty())
+    {
+        let message = if document.value.is_object() {
+            format!("the fixture does not say what it tests (a root `{STATEMENT_MEMBER}` string)")
+        } else {
+            format!(
+                "the fixture does not say what it tests: its root is not an object, so the \
+                 sentence goes in the file `{}` beside it",
+                set.tree.display_path(&statement_path)
+            )
+        };
+        return Some(broken(
+            fixture_path,
+            document.locations.get("").or(Some(Position::START)),
+            message,
+        ));
+    }
+    None
 }
 
 /// The problems of the compiled form of `tree` (the JSON twins of its YAML

@@ -12,6 +12,13 @@ use crate::suite::tree::SuiteTree;
 /// The root member in which a fixture states, in one sentence, what it tests.
 pub const STATEMENT_MEMBER: &str = "x-test";
 
+/// What a fixture's file name is followed by to name the file that says
+/// what it tests when its root is not an object (`root-is-array.json` and
+/// `root-is-array.json.x-test`): such a document has no member to hold the
+/// sentence, and wrapping it would change what validators receive, so the
+/// sentence lives beside it, as UTF-8 text.
+pub const STATEMENT_SUFFIX: &str = ".x-test";
+
 /// Which folder a fixture is in, and so what is expected of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -59,6 +66,10 @@ pub struct Fixture {
     revisions: Vec<Revision>,
     /// Its source text (lossily decoded), to show the line a pointer names.
     pub text: String,
+    /// The text of its statement file (`<name>.x-test`, see
+    /// [`STATEMENT_SUFFIX`]) when it has one, lossily decoded, without
+    /// its final line break.
+    pub statement_file: Option<String>,
     /// The byte offset where each line of `text` starts, built on first use:
     /// a failing case may quote thousands of lines, and finding each by
     /// rescanning the text from its start made reports quadratic.
@@ -83,14 +94,21 @@ impl Fixture {
         &self.revisions
     }
 
-    /// What the fixture says it tests, from its `x-test` member.
+    /// What the fixture says it tests: its root `x-test` member, or, for
+    /// a document whose root is not an object, its statement file (see
+    /// [`STATEMENT_SUFFIX`]).
     pub fn statement(&self) -> Option<&str> {
-        self.document
-            .as_ref()
-            .ok()?
-            .value
-            .get(STATEMENT_MEMBER)?
-            .as_str()
+        let value = &self.document.as_ref().ok()?.value;
+        match &**value {
+            serde_json::Value::Object(members) => members.get(STATEMENT_MEMBER)?.as_str(),
+            _ => self.statement_file.as_deref(),
+        }
+    }
+
+    /// The path in the suite tree of its statement file, which only a
+    /// fixture whose root is not an object may have.
+    pub fn statement_path(&self) -> String {
+        format!("{}{STATEMENT_SUFFIX}", self.tree_path())
     }
 
     /// The source line `line` (1-based), without its line break (`\n` or
@@ -147,6 +165,21 @@ pub(crate) fn discover(
     let mut strays = Vec::new();
     for (path, bytes) in tree.under(&prefix) {
         let name = &path[prefix.len()..];
+        // A statement file goes with the fixture it is named after; one
+        // beside nothing is a stray.
+        if let Some(fixture) = path.strip_suffix(STATEMENT_SUFFIX) {
+            if tree.get(fixture).is_none() || Format::from_path(fixture).is_none() {
+                strays.push(StrayFile {
+                    path: path.to_owned(),
+                    reason: format!(
+                        "a `{STATEMENT_SUFFIX}` file says what the fixture it is named after \
+                         tests, and there is no fixture `{}`",
+                        &fixture[prefix.len()..]
+                    ),
+                });
+            }
+            continue;
+        }
         let folder = name.split('/').next().unwrap_or_default();
         let Some(class) = Class::from_folder(folder).filter(|_| name.contains('/')) else {
             strays.push(StrayFile {
@@ -177,6 +210,11 @@ pub(crate) fn discover(
             document,
             revisions,
             text: String::from_utf8_lossy(bytes).into_owned(),
+            statement_file: tree.get(&format!("{path}{STATEMENT_SUFFIX}")).map(|bytes| {
+                let text = String::from_utf8_lossy(bytes);
+                let text = text.strip_suffix('\n').unwrap_or(&text);
+                text.strip_suffix('\r').unwrap_or(text).to_owned()
+            }),
             line_starts: OnceLock::new(),
         });
     }

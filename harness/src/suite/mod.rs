@@ -9,6 +9,7 @@ pub mod compiled;
 pub mod coverage;
 pub mod expectation;
 pub mod fixture;
+pub mod matrices;
 pub mod tree;
 
 use std::collections::BTreeSet;
@@ -185,15 +186,15 @@ impl SuiteSet {
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {
-            if path == REVISIONS_FILE || path == CHANGELOG_FILE {
+            if path == REVISIONS_FILE || path == CHANGELOG_FILE || path == matrices::MATRICES_FILE {
                 continue;
             }
             let display = tree.display_path(path);
             let Some(stem) = catalog_stem(path) else {
                 problems.push(problem(
                     &display,
-                    "only `<suite>.yaml` catalogs, `revisions.yaml` and `changelog.yaml` belong in \
-                     `suites/`",
+                    "only `<suite>.yaml` catalogs, `revisions.yaml`, `changelog.yaml` and \
+                     `matrices.yaml` belong in `suites/`",
                 ));
                 continue;
             };

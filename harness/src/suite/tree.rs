@@ -229,6 +229,30 @@ impl SuiteTree {
         }
     }
 
+    /// This tree as it will be once `changes` are written: each file
+    /// given new text replaced or added, each given none removed. For
+    /// `bless`, which plans expectations from the fixtures it is about to
+    /// write (and, dry, does not write).
+    pub fn with_changes<'a>(
+        mut self,
+        changes: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    ) -> SuiteTree {
+        for (path, text) in changes {
+            match text {
+                Some(text) => {
+                    self.files.insert(
+                        Cow::Owned(path.to_owned()),
+                        Cow::Owned(text.as_bytes().to_vec()),
+                    );
+                }
+                None => {
+                    self.files.remove(path);
+                }
+            }
+        }
+        self
+    }
+
     /// The files and folders left out of the tree, in path order, each
     /// with why. A name is `/`-separated and relative to the suite root, with
     /// bytes that are not UTF-8 shown as `\xNN` and control characters
