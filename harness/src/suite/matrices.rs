@@ -207,7 +207,7 @@ pub enum MatrixError {
     #[error(transparent)]
     Load(#[from] mcpdesc_source::LoadError),
     /// A matrix or slot is wrong, at a pointer into the table.
-    #[error("{file}: at {at}: {message}")]
+    #[error("{file}: at {at} of the table: {message}")]
     Invalid {
         /// The table's file.
         file: String,
@@ -343,6 +343,20 @@ impl Matrix {
                         );
                         add(format!("entry-{}", kind.name()), document, change);
                     }
+                    // And one after them: a check that looks at the first
+                    // entry only, or stops before the last, misses it.
+                    let last = [JsonType::String, JsonType::Number]
+                        .into_iter()
+                        .find(|&kind| kind != entry)
+                        .expect("two types differ from one");
+                    let document = self.appended(&slot.at, last.sample())?;
+                    let change = format!(
+                        "ends with {} entry ({}) instead of {}, after its good entries",
+                        last.phrase(),
+                        last.sample(),
+                        entry.phrase()
+                    );
+                    add("entry-last".into(), document, change);
                 }
             }
         }
@@ -419,11 +433,27 @@ impl Matrix {
 
     /// The base document with `entry` put first in the array at `at`.
     fn prepended(&self, at: &str, entry: Value) -> Result<Value, String> {
+        self.inserted(at, entry, |_| 0)
+    }
+
+    /// The base document with `entry` put last in the array at `at`.
+    fn appended(&self, at: &str, entry: Value) -> Result<Value, String> {
+        self.inserted(at, entry, |len| len)
+    }
+
+    /// The base document with `entry` inserted in the array at `at`, at
+    /// the index `index` gives for its length.
+    fn inserted(
+        &self,
+        at: &str,
+        entry: Value,
+        index: impl Fn(usize) -> usize,
+    ) -> Result<Value, String> {
         let mut document = self.base.clone();
         let Some(Value::Array(entries)) = document.pointer_mut(at) else {
             return Err(format!("the base document has no array at {at:?}"));
         };
-        entries.insert(0, entry);
+        entries.insert(index(entries.len()), entry);
         Ok(document)
     }
 }
@@ -518,7 +548,15 @@ pub(crate) fn problems(tree: &SuiteTree) -> Vec<SuiteProblem> {
         kind: SuiteProblemKind::Broken,
     };
     match generate(tree) {
-        Err(error) => vec![problem(tree.display_path(MATRICES_FILE), error.to_string())],
+        Err(MatrixError::Load(error)) => vec![SuiteProblem {
+            file: error.file,
+            position: Some(error.position),
+            message: error.message,
+            kind: SuiteProblemKind::Broken,
+        }],
+        Err(MatrixError::Invalid { file, at, message }) => {
+            vec![problem(file, format!("at {at} of the table: {message}"))]
+        }
         Ok(generated) => differences(tree, &generated)
             .into_iter()
             .map(|difference| {
@@ -590,6 +628,7 @@ matrices:
                 "root-list.json.x-test",
                 "tags-entry-array.json",
                 "tags-entry-boolean.json",
+                "tags-entry-last.json",
                 "tags-entry-null.json",
                 "tags-entry-number.json",
                 "tags-entry-string.json",
@@ -612,6 +651,8 @@ matrices:
         assert_eq!(missing["info"], json!({"version": "1"}));
         let entries: Value = serde_json::from_str(text("/tags-entry-string.json")).unwrap();
         assert_eq!(entries["tags"], json!(["seven", {"name": "t"}]));
+        let last: Value = serde_json::from_str(text("/tags-entry-last.json")).unwrap();
+        assert_eq!(last["tags"], json!([{"name": "t"}, "seven"]));
         assert_eq!(text("/root-list.json"), "[\n  1\n]\n");
         assert_eq!(
             text("/root-list.json.x-test"),

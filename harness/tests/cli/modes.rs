@@ -88,3 +88,66 @@ fn in_process_session_and_oneshot_agree_case_by_case() {
         assert_eq!(in_process.len(), external.len());
     }
 }
+
+/// A document whose root is not an object (its statement in a file beside
+/// it) reaches a validator as it is written, in session and one-shot mode
+/// alike, and the in-process request carries the same value: nothing is
+/// wrapped around it or added to it.
+#[test]
+fn a_document_whose_root_is_not_an_object_arrives_unchanged_in_every_mode() {
+    let pattern = "document/expected-invalid/generated/root/*";
+    let folder = super::workspace().join("fixtures/document/expected-invalid/generated/root");
+    let fixtures: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+        .collect();
+    assert!(fixtures.len() >= 5, "{fixtures:?}");
+    let written = |path: &PathBuf| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    };
+    for fixture in &fixtures {
+        assert!(!written(fixture).is_object(), "{}", fixture.display());
+    }
+    let script = super::workspace().join("harness/tests/support/recording_validator.py");
+    for mode in ["session", "oneshot"] {
+        let dir = tempfile::tempdir().unwrap();
+        let line = format!("python3 {} {mode} {}", script.display(), dir.path().display());
+        let mut command = super::harness();
+        command = command.args(["run", "--quiet", "--validator", &line, "--filter", pattern]);
+        if mode == "oneshot" {
+            command = command.arg("--oneshot");
+        }
+        let output = command.output().unwrap();
+        // Every case expects a finding that this validator never reports.
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+        let mut seen = 0;
+        for fixture in &fixtures {
+            let name = fixture.file_name().unwrap().to_str().unwrap();
+            let case = format!("document__expected-invalid__generated__root__{name}");
+            let recorded: Vec<PathBuf> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| {
+                    let file = path.file_name().unwrap().to_str().unwrap();
+                    file.starts_with(&format!("{case}@"))
+                })
+                .collect();
+            assert!(!recorded.is_empty(), "{mode}: {case} never arrived");
+            for path in recorded {
+                assert_eq!(written(&path), written(fixture), "{mode}: {}", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen >= fixtures.len(), "{mode}: {seen}");
+    }
+    let set = SuiteSet::load(SuiteTree::embedded());
+    for fixture in &fixtures {
+        let name = fixture.file_name().unwrap().to_str().unwrap();
+        let id = format!("document/expected-invalid/generated/root/{name}");
+        let entry = set.get(set.find(&id).unwrap()).unwrap();
+        let document = entry.fixture.document.as_ref().unwrap();
+        assert_eq!(*document.value, written(fixture), "{id}");
+        assert!(entry.fixture.statement().is_some_and(|s| !s.is_empty()), "{id}");
+    }
+}
