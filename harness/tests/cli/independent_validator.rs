@@ -28,13 +28,20 @@ fn it_passes_every_case_of_the_built_in_suite_at_the_exact_level() {
         .output()
         .unwrap();
     let stdout = stdout_of(&output);
-    assert_eq!(output.status.code(), Some(0), "{stdout}{}", stderr_of(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        stderr_of(&output)
+    );
     assert_contains(
         &stdout,
         &[
             "validator mcpdesc-independent 0.1.0 (session mode)",
             "passed and 0 failed at the exact level, 0 skipped",
-            "on all 20 rules",
+            // Judged on every rule of the catalogs: a rule added later
+            // that it does not claim shows here as `20/21 rules`.
+            "at the exact level, on all ",
         ],
     );
 }
@@ -53,7 +60,9 @@ fn its_mutation_tool_lists_many_mutants_with_unique_ids() {
     let unique: HashSet<&str> = ids.iter().copied().collect();
     assert_eq!(unique.len(), ids.len(), "repeated IDs:\n{stdout}");
     // Every operator the tool promises is at work on today's rules.
-    for operator in ["compare@", "boolop@", "not@", "if@", "jump@", "delete@", "return@", "int@"] {
+    for operator in [
+        "compare@", "boolop@", "not@", "if@", "jump@", "delete@", "return@", "int@",
+    ] {
         assert!(
             ids.iter().any(|id| id.starts_with(operator)),
             "no `{operator}` mutant:\n{stdout}"
@@ -62,14 +71,24 @@ fn its_mutation_tool_lists_many_mutants_with_unique_ids() {
     // The filter narrows the listing to the matching IDs.
     let filtered = Command::new("python3")
         .current_dir(workspace())
-        .args(["adequacy/mutate.py", "--list", "--filter", "compare@*", "--limit", "5"])
+        .args([
+            "adequacy/mutate.py",
+            "--list",
+            "--filter",
+            "compare@*",
+            "--limit",
+            "5",
+        ])
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
     let filtered = stdout_of_success(&filtered);
     let lines: Vec<&str> = filtered.lines().collect();
     assert_eq!(lines.len(), 5, "{filtered}");
-    assert!(lines.iter().all(|id| id.starts_with("compare@")), "{filtered}");
+    assert!(
+        lines.iter().all(|id| id.starts_with("compare@")),
+        "{filtered}"
+    );
 }
 
 /// Every exclusion names a mutant that exists, with a reason: a stale
@@ -90,7 +109,10 @@ fn its_equivalent_mutants_name_existing_mutants() {
             continue;
         }
         let (id, reason) = line.split_once(' ').unwrap_or((line, ""));
-        assert!(ids.contains(id), "`{id}` in adequacy/equivalent.txt names no mutant");
+        assert!(
+            ids.contains(id),
+            "`{id}` in adequacy/equivalent.txt names no mutant"
+        );
         assert!(!reason.trim().is_empty(), "`{id}` has no reason");
     }
 }
