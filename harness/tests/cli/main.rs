@@ -145,6 +145,7 @@ mod downstream;
 mod escaping;
 mod external_support;
 mod guides;
+mod independent_validator;
 mod inputs;
 mod libtest;
 mod limits;

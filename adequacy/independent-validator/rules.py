@@ -1,0 +1,892 @@
+"""The rules of the `document` and `elicitation` suites, written from the
+specification material alone (the seeds, spec-facts.md and the suite
+catalogs), never from the Rust reference validator.
+
+This module is what `adequacy/mutate.py` mutates; the stdio session lives in
+`validator.py` beside it, so that a mutant breaks a rule, not the protocol.
+
+Entry point: `validate(document, revision, context)` returns the findings of
+one document served under one MCP revision, as a list of
+`{"rule", "path", "severity", "message"}` dictionaries.
+"""
+
+import re
+
+# --- Rule IDs -------------------------------------------------------------
+
+DOCUMENT_SHAPE = "mcpdesc.document.shape"
+SPECIFICATION_VERSION = "mcpdesc.document.specification-version"
+PROTOCOL_VERSIONS_KNOWN = "mcpdesc.protocol-versions.known"
+PRIMITIVE_SHAPE = "mcpdesc.primitive.shape"
+PRIMITIVE_SCOPE = "mcpdesc.primitive.protocol-scope"
+LEGACY_INCOMPLETE = "mcpdesc.protocol.legacy-validation-incomplete"
+
+DECLARATIONS = "mcpdesc.elicitation.declarations"
+DECLARATION_SHAPE = "mcpdesc.elicitation.shape"
+DECLARATION_NAME = "mcpdesc.elicitation.name"
+NAME_UNIQUE = "mcpdesc.elicitation.name-unique"
+MODE = "mcpdesc.elicitation.mode"
+TEXT = "mcpdesc.elicitation.text"
+MODE_MEMBERS = "mcpdesc.elicitation.mode-members"
+URL = "mcpdesc.elicitation.url"
+SCHEMA_REFERENCE = "mcpdesc.elicitation.form-schema.reference"
+VOCABULARY = "mcp.elicitation.form-schema.vocabulary"
+CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
+PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
+DECLARATION_SCOPE = "mcpdesc.elicitation.protocol-scope"
+PROTOCOL_VERSION = "mcp.elicitation.protocol-version"
+
+ALL_RULES = [
+    DOCUMENT_SHAPE,
+    SPECIFICATION_VERSION,
+    PROTOCOL_VERSIONS_KNOWN,
+    PRIMITIVE_SHAPE,
+    PRIMITIVE_SCOPE,
+    LEGACY_INCOMPLETE,
+    DECLARATIONS,
+    DECLARATION_SHAPE,
+    DECLARATION_NAME,
+    NAME_UNIQUE,
+    MODE,
+    TEXT,
+    MODE_MEMBERS,
+    URL,
+    SCHEMA_REFERENCE,
+    VOCABULARY,
+    CONSISTENCY,
+    PROTOCOL_SHAPE,
+    DECLARATION_SCOPE,
+    PROTOCOL_VERSION,
+]
+
+# --- Facts of the format --------------------------------------------------
+
+SPECIFICATION = "0.9.0"
+
+# Elicitation exists from this revision on (forms only), URL mode from the
+# next. Revisions are dates, so they order as strings.
+FIRST_ELICITATION_REVISION = "2025-06-18"
+FIRST_URL_MODE_REVISION = "2025-11-25"
+# The one revision with the smaller form vocabulary (seed 004).
+NARROW_FORM_REVISION = "2025-06-18"
+
+FORM = "form"
+URL_MODE = "url"
+
+# Primitive collections and the identity members each item needs, with the
+# JSON type each must have.
+PRIMITIVE_KINDS = {
+    "tools": [("name", str), ("inputSchema", dict)],
+    "resources": [("uri", str), ("name", str)],
+    "resourceTemplates": [("uriTemplate", str), ("name", str)],
+    "prompts": [("name", str)],
+}
+
+# Section 12.2: the members of an Elicitation Declaration.
+TEXT_MEMBERS = ("message", "when", "onDecline", "onCancel")
+DECLARATION_MEMBERS = {
+    "name",
+    "mode",
+    "message",
+    "when",
+    "requestedSchema",
+    "url",
+    "onDecline",
+    "onCancel",
+    "protocolVersions",
+}
+EXTENSION_PREFIX = "x-"
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9._-]+")
+
+REFERENCE_KEY = "$componentRef"
+SCHEMAS_TARGET_PREFIX = "#/components/schemas/"
+
+STRING_FORMATS = {"email", "uri", "date", "date-time"}
+SCHEMA_ROOT_KEYWORDS = {"$schema", "type", "properties", "required"}
+# Every primitive form may carry these annotations.
+ANNOTATIONS = {"title", "description"}
+
+# Pairs of bounds where the first must not exceed the second.
+BOUND_PAIRS = [
+    ("minimum", "maximum"),
+    ("minLength", "maxLength"),
+    ("minItems", "maxItems"),
+]
+
+
+# --- Small helpers --------------------------------------------------------
+
+
+def pointer(*tokens):
+    """An RFC 6901 pointer made of `tokens`; `pointer()` is the root."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def is_number(value):
+    # JSON booleans arrive as Python bools, which are ints; they are not numbers.
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_string_list(value):
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def json_equal(a, b):
+    """Equality of JSON values: `true` is not `1`, but `1` is `1.0`."""
+    if is_number(a) and is_number(b):
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return a == b
+
+
+def json_in(value, choices):
+    return any(json_equal(value, choice) for choice in choices)
+
+
+class Findings:
+    """The findings of one validation; a set of (rule, pointer, severity)."""
+
+    def __init__(self):
+        self.items = []
+
+    def error(self, rule, path, message):
+        self.items.append(
+            {"rule": rule, "path": path, "severity": "error", "message": message}
+        )
+
+    def warning(self, rule, path, message):
+        self.items.append(
+            {"rule": rule, "path": path, "severity": "warning", "message": message}
+        )
+
+
+class Context:
+    """What the harness told us in `start`: the known revisions, oldest
+    first, and which of them are legacy."""
+
+    def __init__(self, revisions, legacy):
+        self.revisions = list(revisions)
+        self.legacy = set(legacy)
+
+
+def in_scope(scope, revision):
+    """A scope of None means "every revision" (no usable root scope)."""
+    return scope is None or revision in scope
+
+
+def string_entries(values):
+    return {v for v in values if isinstance(v, str)}
+
+
+# --- The document ---------------------------------------------------------
+
+
+def validate(document, revision, context):
+    findings = Findings()
+    check_legacy_warning(document, revision, context, findings)
+    if not isinstance(document, dict):
+        findings.error(DOCUMENT_SHAPE, "", "the document must be a JSON object")
+        return findings.items
+    check_document_shape(document, findings)
+    check_specification_version(document, findings)
+    check_root_protocol_versions(document, context, findings)
+    root_scope = root_scope_of(document)
+    for kind, members in PRIMITIVE_KINDS.items():
+        for index, primitive in primitives_of(document, kind, members, findings):
+            at = (kind, index)
+            scope = check_primitive_scope(primitive, at, root_scope, findings)
+            check_declarations(document, primitive, at, scope, revision, findings)
+            if kind == "tools":
+                check_interaction_steps(primitive, at, scope, revision, findings)
+    return findings.items
+
+
+def check_legacy_warning(document, revision, context, findings):
+    # A duty of validating under a legacy revision, whatever the document.
+    if revision not in context.legacy:
+        return
+    has_versions = isinstance(document, dict) and "protocolVersions" in document
+    findings.warning(
+        LEGACY_INCOMPLETE,
+        pointer("protocolVersions") if has_versions else "",
+        "MCP %s is a legacy revision: validation is incomplete" % revision,
+    )
+
+
+def check_document_shape(document, findings):
+    for member in ("mcpdesc", "info", "protocolVersions"):
+        if member not in document:
+            findings.error(DOCUMENT_SHAPE, "", "the root has no `%s`" % member)
+    if "mcpdesc" in document and not isinstance(document["mcpdesc"], str):
+        findings.error(DOCUMENT_SHAPE, pointer("mcpdesc"), "`mcpdesc` must be a string")
+    if "protocolVersions" in document and not isinstance(document["protocolVersions"], list):
+        findings.error(
+            DOCUMENT_SHAPE, pointer("protocolVersions"), "`protocolVersions` must be an array"
+        )
+    check_info(document, findings)
+    check_components(document, findings)
+
+
+def check_info(document, findings):
+    if "info" not in document:
+        return
+    info = document["info"]
+    if not isinstance(info, dict):
+        findings.error(DOCUMENT_SHAPE, pointer("info"), "`info` must be an object")
+        return
+    for member in ("name", "version"):
+        if member not in info:
+            findings.error(DOCUMENT_SHAPE, pointer("info"), "`info` has no `%s`" % member)
+        elif not isinstance(info[member], str) or info[member] == "":
+            findings.error(
+                DOCUMENT_SHAPE,
+                pointer("info", member),
+                "`info.%s` must be a non-empty string" % member,
+            )
+
+
+def check_components(document, findings):
+    if "components" not in document:
+        return
+    components = document["components"]
+    if not isinstance(components, dict):
+        findings.error(DOCUMENT_SHAPE, pointer("components"), "`components` must be an object")
+        return
+    if "schemas" in components and not isinstance(components["schemas"], dict):
+        findings.error(
+            DOCUMENT_SHAPE,
+            pointer("components", "schemas"),
+            "`components.schemas` must be an object",
+        )
+
+
+def check_specification_version(document, findings):
+    edition = document.get("mcpdesc")
+    # A missing or non-string edition is the shape rule's business alone.
+    if isinstance(edition, str) and edition != SPECIFICATION:
+        findings.error(
+            SPECIFICATION_VERSION,
+            pointer("mcpdesc"),
+            "this validator targets MCP Description %s, not `%s`" % (SPECIFICATION, edition),
+        )
+
+
+def check_root_protocol_versions(document, context, findings):
+    versions = document.get("protocolVersions")
+    if not isinstance(versions, list):
+        return
+    if not versions:
+        findings.error(
+            PROTOCOL_VERSIONS_KNOWN, pointer("protocolVersions"), "no revision is listed"
+        )
+    seen = []
+    for index, entry in enumerate(versions):
+        if not isinstance(entry, str):
+            problem = "a revision must be a string"
+        elif entry not in context.revisions:
+            problem = "`%s` is not a known MCP revision" % entry
+        elif entry in seen:
+            problem = "`%s` is listed twice" % entry
+        else:
+            seen.append(entry)
+            continue
+        findings.error(PROTOCOL_VERSIONS_KNOWN, pointer("protocolVersions", index), problem)
+
+
+def root_scope_of(document):
+    """The root scope as a set, or None when there is no usable list (every
+    revision then counts as in scope and subset checks are skipped)."""
+    versions = document.get("protocolVersions")
+    if not isinstance(versions, list):
+        return None
+    return string_entries(versions)
+
+
+# --- Primitives -----------------------------------------------------------
+
+
+def primitives_of(document, kind, members, findings):
+    """The (index, object) items of one collection, reporting its shape."""
+    if kind not in document:
+        return []
+    collection = document[kind]
+    if not isinstance(collection, list) or not collection:
+        findings.error(PRIMITIVE_SHAPE, pointer(kind), "`%s` must be a non-empty array" % kind)
+        return []
+    items = []
+    for index, primitive in enumerate(collection):
+        if not isinstance(primitive, dict):
+            findings.error(PRIMITIVE_SHAPE, pointer(kind, index), "a primitive must be an object")
+            continue
+        check_identity_members(primitive, (kind, index), members, findings)
+        items.append((index, primitive))
+    return items
+
+
+def check_identity_members(primitive, at, members, findings):
+    for member, expected in members:
+        if member not in primitive:
+            findings.error(PRIMITIVE_SHAPE, pointer(*at), "the primitive has no `%s`" % member)
+        elif not isinstance(primitive[member], expected):
+            findings.error(
+                PRIMITIVE_SHAPE, pointer(*at, member), "`%s` has the wrong type" % member
+            )
+
+
+def check_primitive_scope(primitive, at, root_scope, findings):
+    """Reports an explicit primitive scope's problems once, and returns the
+    primitive's effective scope."""
+    if "protocolVersions" not in primitive:
+        return root_scope
+    declared = primitive["protocolVersions"]
+    where = pointer(*at, "protocolVersions")
+    if not isinstance(declared, list):
+        findings.error(PRIMITIVE_SCOPE, where, "`protocolVersions` must be an array")
+        return root_scope
+    scope = string_entries(declared)
+    if not declared:
+        findings.error(PRIMITIVE_SCOPE, where, "an explicit scope must not be empty")
+    elif not is_string_list(declared):
+        findings.error(PRIMITIVE_SCOPE, where, "every scope entry must be a string")
+    elif root_scope is not None and not scope <= root_scope:
+        findings.error(PRIMITIVE_SCOPE, where, "the scope names revisions the root does not")
+    return scope
+
+
+# --- Elicitation declarations ---------------------------------------------
+
+
+def check_declarations(document, primitive, at, primitive_scope, revision, findings):
+    if "elicitations" not in primitive:
+        return
+    declarations = primitive["elicitations"]
+    where = at + ("elicitations",)
+    if not isinstance(declarations, list) or not declarations:
+        findings.error(DECLARATIONS, pointer(*where), "`elicitations` must be a non-empty array")
+        return
+    names_seen = set()
+    for index, declaration in enumerate(declarations):
+        site = where + (index,)
+        if not isinstance(declaration, dict):
+            findings.error(DECLARATIONS, pointer(*site), "a declaration must be an object")
+            continue
+        check_name_unique(declaration, site, names_seen, findings)
+        check_declaration(document, declaration, site, primitive_scope, revision, findings)
+
+
+def check_declaration(document, declaration, site, primitive_scope, revision, findings):
+    mode = declaration.get("mode")
+    check_declaration_shape(declaration, site, mode, findings)
+    check_name(declaration, site, findings)
+    check_mode(declaration, site, findings)
+    check_texts(declaration, site, findings)
+    check_mode_members(declaration, site, mode, findings)
+    if mode == URL_MODE:
+        check_url(declaration, site, findings)
+    scope = check_declaration_scope(declaration, site, primitive_scope, findings)
+    if mode == FORM:
+        check_form_schema(document, declaration, site, scope, revision, findings)
+    check_declaration_revision(site, mode, scope, revision, findings)
+
+
+def check_declaration_shape(declaration, site, mode, findings):
+    for member in ("name", "message"):
+        if member not in declaration:
+            findings.error(DECLARATION_SHAPE, pointer(*site), "the declaration has no `%s`" % member)
+    for member, value in declaration.items():
+        where = pointer(*site, member)
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        if member not in DECLARATION_MEMBERS:
+            findings.error(DECLARATION_SHAPE, where, "`%s` is not a declaration member" % member)
+        elif member == "name" or member in TEXT_MEMBERS:
+            if not isinstance(value, str):
+                findings.error(DECLARATION_SHAPE, where, "`%s` must be a string" % member)
+        elif member == "url":
+            # In form mode a `url` is forbidden outright (mode-members).
+            if mode != FORM and not isinstance(value, str):
+                findings.error(DECLARATION_SHAPE, where, "`url` must be a string")
+        elif member == "requestedSchema":
+            # In URL mode the member is forbidden outright (mode-members).
+            if mode != URL_MODE and not isinstance(value, dict):
+                findings.error(DECLARATION_SHAPE, where, "`requestedSchema` must be an object")
+        elif member == "protocolVersions":
+            if not is_string_list(value):
+                findings.error(DECLARATION_SHAPE, where, "`protocolVersions` must be strings")
+
+
+def check_name(declaration, site, findings):
+    name = declaration.get("name")
+    if isinstance(name, str) and not NAME_PATTERN.fullmatch(name):
+        findings.error(
+            DECLARATION_NAME, pointer(*site, "name"), "the name must match ^[A-Za-z0-9._-]+$"
+        )
+
+
+def check_name_unique(declaration, site, names_seen, findings):
+    name = declaration.get("name")
+    if not isinstance(name, str):
+        return
+    if name in names_seen:
+        findings.error(NAME_UNIQUE, pointer(*site, "name"), "`%s` is declared twice" % name)
+    names_seen.add(name)
+
+
+def check_mode(declaration, site, findings):
+    if "mode" not in declaration:
+        findings.error(MODE, pointer(*site), "the declaration has no `mode`")
+    elif declaration["mode"] not in (FORM, URL_MODE):
+        findings.error(MODE, pointer(*site, "mode"), "`mode` must be `form` or `url`")
+
+
+def check_texts(declaration, site, findings):
+    for member in TEXT_MEMBERS:
+        if declaration.get(member) == "":
+            findings.error(TEXT, pointer(*site, member), "`%s` must not be empty" % member)
+
+
+def check_mode_members(declaration, site, mode, findings):
+    if mode == FORM:
+        if "requestedSchema" not in declaration:
+            findings.error(MODE_MEMBERS, pointer(*site), "a form needs `requestedSchema`")
+        if "url" in declaration:
+            findings.error(MODE_MEMBERS, pointer(*site, "url"), "a form has no `url`")
+    elif mode == URL_MODE:
+        if "requestedSchema" in declaration:
+            findings.error(
+                MODE_MEMBERS, pointer(*site, "requestedSchema"), "a URL flow has no schema"
+            )
+
+
+def check_url(declaration, site, findings):
+    url = declaration.get("url")
+    if isinstance(url, str) and not is_uri(url):
+        findings.error(URL, pointer(*site, "url"), "`url` is not an RFC 3986 URI")
+
+
+def check_declaration_scope(declaration, site, primitive_scope, findings):
+    """Reports an explicit declaration scope's problems, and returns the
+    declaration's effective scope."""
+    declared = declaration.get("protocolVersions")
+    if not isinstance(declared, list):
+        # Absent, or a shape error: the primitive's scope is inherited.
+        return primitive_scope
+    scope = string_entries(declared)
+    where = pointer(*site, "protocolVersions")
+    if not declared:
+        findings.error(DECLARATION_SCOPE, where, "an explicit scope must not be empty")
+    elif primitive_scope is not None and not scope <= primitive_scope:
+        findings.error(
+            DECLARATION_SCOPE, where, "the scope names revisions its primitive is not offered in"
+        )
+    return scope
+
+
+def check_declaration_revision(site, mode, scope, revision, findings):
+    if not in_scope(scope, revision):
+        return
+    problem = revision_problem(mode, revision)
+    if problem:
+        findings.error(PROTOCOL_VERSION, pointer(*site), problem)
+
+
+def revision_problem(mode, revision):
+    """Why an elicitation in `mode` cannot exist under `revision`, or None."""
+    if revision < FIRST_ELICITATION_REVISION:
+        return "MCP %s has no elicitation" % revision
+    if mode == URL_MODE and revision < FIRST_URL_MODE_REVISION:
+        return "MCP %s has no URL-mode elicitation" % revision
+    return None
+
+
+# --- Tool interaction examples --------------------------------------------
+
+
+def check_interaction_steps(tool, at, scope, revision, findings):
+    # Steps have no scope of their own: they take the Tool's.
+    if not in_scope(scope, revision):
+        return
+    examples = tool.get("interactionExamples")
+    if not isinstance(examples, dict):
+        return
+    for name, example in examples.items():
+        steps = example.get("steps") if isinstance(example, dict) else None
+        if not isinstance(steps, list):
+            continue
+        for index, step in enumerate(steps):
+            if not isinstance(step, dict) or step.get("type") != "elicitation":
+                continue
+            site = at + ("interactionExamples", name, "steps", index)
+            if "request" in step:
+                request = step["request"]
+                site = site + ("request",)
+            else:
+                request = None
+            # A request that is not an object, or has no mode, is form mode.
+            mode = request.get("mode", FORM) if isinstance(request, dict) else FORM
+            problem = revision_problem(mode, revision)
+            if problem:
+                findings.error(PROTOCOL_VERSION, pointer(*site), problem)
+
+
+# --- URI syntax (RFC 3986, syntax only; never retrieved) ------------------
+
+_PCT = r"%[0-9A-Fa-f]{2}"
+_UNRESERVED_SUB = r"A-Za-z0-9\-._~!$&'()*+,;="
+_PCHAR = r"(?:[" + _UNRESERVED_SUB + r":@]|" + _PCT + r")"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+_QUERY_OR_FRAGMENT = re.compile(r"(?:" + _PCHAR + r"|[/?])*")
+_PATH = re.compile(r"(?:" + _PCHAR + r"|/)*")
+_USERINFO = re.compile(r"(?:[" + _UNRESERVED_SUB + r":]|" + _PCT + r")*")
+_REG_NAME = re.compile(r"(?:[" + _UNRESERVED_SUB + r"]|" + _PCT + r")*")
+_PORT = re.compile(r"[0-9]*")
+_IPV_FUTURE = re.compile(r"[vV][0-9A-Fa-f]+\.[" + _UNRESERVED_SUB + r":]+")
+_HEX16 = re.compile(r"[0-9A-Fa-f]{1,4}")
+_DEC_OCTET = re.compile(r"25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9]")
+
+
+def is_uri(text):
+    scheme_match = _SCHEME.match(text)
+    if not scheme_match or text[scheme_match.end() : scheme_match.end() + 1] != ":":
+        return False
+    rest = text[scheme_match.end() + 1 :]
+    rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", "")
+    if not _QUERY_OR_FRAGMENT.fullmatch(fragment):
+        return False
+    rest, _, query = rest.partition("?") if "?" in rest else (rest, "", "")
+    if not _QUERY_OR_FRAGMENT.fullmatch(query):
+        return False
+    if rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        return is_authority(authority) and bool(_PATH.fullmatch(slash + path))
+    return bool(_PATH.fullmatch(rest))
+
+
+def is_authority(authority):
+    if "@" in authority:
+        userinfo, _, authority = authority.rpartition("@")
+        if not _USERINFO.fullmatch(userinfo):
+            return False
+    if authority.startswith("["):
+        literal, bracket, port = authority[1:].partition("]")
+        if not bracket or not (port == "" or port.startswith(":")):
+            return False
+        return is_ip_literal(literal) and bool(_PORT.fullmatch(port[1:]))
+    host, _, port = authority.partition(":")
+    return bool(_REG_NAME.fullmatch(host)) and bool(_PORT.fullmatch(port))
+
+
+def is_ip_literal(literal):
+    return bool(_IPV_FUTURE.fullmatch(literal)) or is_ipv6(literal)
+
+
+def is_ipv4(text):
+    parts = text.split(".")
+    return len(parts) == 4 and all(_DEC_OCTET.fullmatch(p) for p in parts)
+
+
+def is_ipv6(text):
+    """RFC 3986 IPv6address: eight 16-bit pieces, the last two of which may
+    be an IPv4 address, with at most one `::` standing for one or more
+    zero pieces."""
+    if text.count("::") > 1:
+        return False
+    head, double, tail = text.partition("::")
+    head_parts = head.split(":") if head else []
+    tail_parts = tail.split(":") if tail else []
+    parts = head_parts + tail_parts
+    pieces = len(parts)
+    if parts and is_ipv4(parts[-1]):
+        parts = parts[:-1]
+        pieces += 1
+    if not all(_HEX16.fullmatch(p) for p in parts):
+        return False
+    if double:
+        return pieces <= 7
+    return pieces == 8
+
+
+# --- Form schemas -----------------------------------------------------------
+
+
+def check_form_schema(document, declaration, site, scope, revision, findings):
+    if "requestedSchema" not in declaration:
+        return
+    written = declaration["requestedSchema"]
+    if not isinstance(written, dict):
+        return  # the shape rule's error
+    at = site + ("requestedSchema",)
+    referenced = REFERENCE_KEY in written
+    schema = resolve_reference(document, written, at, findings) if referenced else written
+    if schema is None:
+        return
+    # Inside a referenced schema every finding is reported at the reference
+    # site: the component is not protocol-scoped and may be shared.
+    if referenced:
+        locate = lambda *tokens: pointer(*at)
+    else:
+        locate = lambda *tokens: pointer(*at, *tokens)
+    if not isinstance(schema, dict):
+        findings.error(VOCABULARY, pointer(*at), "the reference names something other than an object")
+        return
+    check_vocabulary(schema, locate, findings)
+    check_consistency(schema, locate, findings)
+    if revision == NARROW_FORM_REVISION and in_scope(scope, revision):
+        check_narrow_vocabulary(schema, at, findings)
+
+
+def resolve_reference(document, reference, at, findings):
+    """Follows a chain of Reference Objects; returns the schema they lead
+    to, or None after reporting why there is none."""
+    visited = set()
+    current = reference
+    while isinstance(current, dict) and REFERENCE_KEY in current:
+        name = component_name(current[REFERENCE_KEY])
+        if name is None:
+            findings.error(SCHEMA_REFERENCE, pointer(*at), "the reference must name a schema component")
+            return None
+        if name in visited:
+            findings.error(SCHEMA_REFERENCE, pointer(*at), "the references go round in a cycle")
+            return None
+        visited.add(name)
+        schemas = schema_components(document)
+        if name not in schemas:
+            findings.error(SCHEMA_REFERENCE, pointer(*at), "no schema component `%s`" % name)
+            return None
+        current = schemas[name]
+    return current
+
+
+def component_name(target):
+    """The component a `$componentRef` names: exactly one RFC 6901 token
+    after the schemas prefix, unescaped; None when it names none."""
+    if not isinstance(target, str) or not target.startswith(SCHEMAS_TARGET_PREFIX):
+        return None
+    token = target[len(SCHEMAS_TARGET_PREFIX) :]
+    if "/" in token or re.search(r"~(?![01])", token):
+        return None
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def schema_components(document):
+    components = document.get("components")
+    schemas = components.get("schemas") if isinstance(components, dict) else None
+    return schemas if isinstance(schemas, dict) else {}
+
+
+# --- Vocabulary: the primitive forms some MCP revision defines --------------
+
+
+def check_vocabulary(schema, locate, findings):
+    if not is_valid_schema_root(schema):
+        findings.error(VOCABULARY, locate(), "the form schema's root is not MCP's requested schema")
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return
+    for name, prop in properties.items():
+        if not is_primitive_form(prop):
+            findings.error(
+                VOCABULARY,
+                locate("properties", name),
+                "`%s` is not one of MCP's primitive form schemas" % name,
+            )
+
+
+def is_valid_schema_root(schema):
+    if not set(schema) <= SCHEMA_ROOT_KEYWORDS:
+        return False
+    if "$schema" in schema and not isinstance(schema["$schema"], str):
+        return False
+    if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
+        return False
+    return "required" not in schema or is_string_list(schema["required"])
+
+
+def is_primitive_form(prop):
+    if not isinstance(prop, dict):
+        return False
+    return any(form(prop) for form in PRIMITIVE_FORMS)
+
+
+def has_only(prop, keywords):
+    return set(prop) <= keywords | ANNOTATIONS and all(
+        isinstance(prop.get(a, ""), str) for a in ANNOTATIONS
+    )
+
+
+def is_number_bound(prop, *keywords):
+    return all(is_number(prop[k]) for k in keywords if k in prop)
+
+
+def is_plain_string_form(prop):
+    return (
+        prop.get("type") == "string"
+        and has_only(prop, {"type", "minLength", "maxLength", "format", "default"})
+        and is_number_bound(prop, "minLength", "maxLength")
+        and ("format" not in prop or prop["format"] in STRING_FORMATS)
+        and ("default" not in prop or isinstance(prop["default"], str))
+    )
+
+
+def is_number_form(prop):
+    return (
+        prop.get("type") in ("number", "integer")
+        and has_only(prop, {"type", "minimum", "maximum", "default"})
+        and is_number_bound(prop, "minimum", "maximum", "default")
+    )
+
+
+def is_boolean_form(prop):
+    return (
+        prop.get("type") == "boolean"
+        and has_only(prop, {"type", "default"})
+        and ("default" not in prop or isinstance(prop["default"], bool))
+    )
+
+
+def is_legacy_enum_form(prop):
+    return (
+        prop.get("type") == "string"
+        and has_only(prop, {"type", "enum", "enumNames", "default"})
+        and is_string_list(prop.get("enum"))
+        and ("enumNames" not in prop or is_string_list(prop["enumNames"]))
+        and ("default" not in prop or isinstance(prop["default"], str))
+    )
+
+
+def is_titled_choice_list(value):
+    return isinstance(value, list) and all(
+        isinstance(entry, dict)
+        and set(entry) == {"const", "title"}
+        and isinstance(entry["const"], str)
+        and isinstance(entry["title"], str)
+        for entry in value
+    )
+
+
+def is_titled_single_select_form(prop):
+    return (
+        prop.get("type") == "string"
+        and has_only(prop, {"type", "oneOf", "default"})
+        and is_titled_choice_list(prop.get("oneOf"))
+        and ("default" not in prop or isinstance(prop["default"], str))
+    )
+
+
+def is_multi_select_items(items):
+    if not isinstance(items, dict):
+        return False
+    untitled = set(items) == {"type", "enum"} and items["type"] == "string" and is_string_list(
+        items["enum"]
+    )
+    titled = set(items) == {"anyOf"} and is_titled_choice_list(items["anyOf"])
+    return untitled or titled
+
+
+def is_multi_select_form(prop):
+    return (
+        prop.get("type") == "array"
+        and has_only(prop, {"type", "items", "minItems", "maxItems", "default"})
+        and is_multi_select_items(prop.get("items"))
+        and is_number_bound(prop, "minItems", "maxItems")
+        and ("default" not in prop or is_string_list(prop["default"]))
+    )
+
+
+PRIMITIVE_FORMS = [
+    is_plain_string_form,
+    is_number_form,
+    is_boolean_form,
+    is_legacy_enum_form,
+    is_titled_single_select_form,
+    is_multi_select_form,
+]
+
+
+# --- Consistency: a form that agrees with itself ----------------------------
+
+
+def check_consistency(schema, locate, findings):
+    properties = schema.get("properties")
+    declared = properties if isinstance(properties, dict) else {}
+    required = schema.get("required")
+    # Only string entries are names; another entry is a vocabulary error.
+    names = [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
+    if any(name not in declared for name in names):
+        findings.error(CONSISTENCY, locate("required"), "`required` names an undeclared property")
+    for name, prop in declared.items():
+        if isinstance(prop, dict) and property_problem(prop):
+            findings.error(CONSISTENCY, locate("properties", name), property_problem(prop))
+
+
+def property_problem(prop):
+    """What makes one property contradict itself, or None."""
+    enum = prop.get("enum")
+    names = prop.get("enumNames")
+    if isinstance(enum, list) and isinstance(names, list) and len(enum) != len(names):
+        return "`enumNames` must name every `enum` value once"
+    if "default" in prop:
+        choices = single_select_choices(prop)
+        if choices is not None and not json_in(prop["default"], choices):
+            return "the default is not one of the choices"
+        choices = multi_select_choices(prop)
+        if choices is not None and not (
+            isinstance(prop["default"], list) and all(json_in(v, choices) for v in prop["default"])
+        ):
+            return "a default value is not one of the item choices"
+    for low, high in BOUND_PAIRS:
+        if is_number(prop.get(low)) and is_number(prop.get(high)) and prop[low] > prop[high]:
+            return "`%s` exceeds `%s`" % (low, high)
+    return None
+
+
+def single_select_choices(prop):
+    if isinstance(prop.get("enum"), list):
+        return prop["enum"]
+    if isinstance(prop.get("oneOf"), list):
+        return [c["const"] for c in prop["oneOf"] if isinstance(c, dict) and "const" in c]
+    return None
+
+
+def multi_select_choices(prop):
+    items = prop.get("items")
+    if not isinstance(items, dict):
+        return None
+    if isinstance(items.get("enum"), list):
+        return items["enum"]
+    if isinstance(items.get("anyOf"), list):
+        return [c["const"] for c in items["anyOf"] if isinstance(c, dict) and "const" in c]
+    return None
+
+
+# --- The 2025-06-18 form vocabulary ----------------------------------------
+
+
+def check_narrow_vocabulary(schema, at, findings):
+    # One finding per declaration, at the schema (or the reference site).
+    if "$schema" in schema or any(
+        isinstance(prop, dict) and is_beyond_narrow_vocabulary(prop)
+        for prop in properties_of(schema)
+    ):
+        findings.error(
+            PROTOCOL_SHAPE, pointer(*at), "MCP %s does not define this form" % NARROW_FORM_REVISION
+        )
+
+
+def is_beyond_narrow_vocabulary(prop):
+    return (
+        prop.get("type") == "array"
+        or "oneOf" in prop
+        or ("default" in prop and prop.get("type") != "boolean")
+    )
+
+
+def properties_of(schema):
+    properties = schema.get("properties")
+    return properties.values() if isinstance(properties, dict) else []
