@@ -118,10 +118,16 @@ struct DiffArgs {
     #[arg(long, value_name = "N", default_value_t = mcpdesc_conformance::diff::MAX_SHRUNK)]
     max_shrunk: usize,
     /// Write each distinct disagreement into DIR: its shrunk document as a
-    /// ready-to-add fixture, and disagreement.json. DIR must be new, empty
-    /// or written by an earlier diff, whose files are replaced.
+    /// ready-to-add fixture, and disagreement.json. DIR must be new or
+    /// empty (or, with --force, written by an earlier diff).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Let --out name the folder of an earlier diff: the files its
+    /// mcpdesc-diff.json lists are removed before the new ones are
+    /// written. Files it does not list are never removed, and still refuse
+    /// the folder.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// A suite working tree to take the fixtures and revisions from.
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
@@ -1818,7 +1824,12 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         .validator(&set.revisions)?
         .context("name the validator to test with --validator \"CMD ARGS\"")?;
     // Refused before anything runs, not after a long run.
-    let previous = match args.out.as_deref().map(emit::diff::prepare).transpose() {
+    let previous = match args
+        .out
+        .as_deref()
+        .map(|dir| emit::diff::prepare(dir, args.force))
+        .transpose()
+    {
         Ok(previous) => previous,
         Err(error) => {
             eprintln!("error: {}", escape::line(&error.to_string()));

@@ -35,10 +35,9 @@ pub struct Difference {
 }
 
 impl Difference {
-    /// The difference with its pointer reduced to a shape: array indices
-    /// and the names under `properties`, `schemas` and
-    /// `interactionExamples` become `*`, so that the same bug at another
-    /// place has the same shape.
+    /// The difference with its pointer reduced to a shape
+    /// ([`pointer_shape`]), so that the same bug at another place has the
+    /// same shape.
     pub fn shape(&self) -> Difference {
         Difference {
             path: self.path.as_deref().map(pointer_shape),
@@ -47,13 +46,35 @@ impl Difference {
     }
 }
 
-/// `pointer` with its variable tokens replaced by `*`.
+/// The root members that hold primitives, folded into [`PRIMITIVE`] in a
+/// shape.
+pub const PRIMITIVE_COLLECTIONS: [&str; 4] = ["tools", "resources", "resourceTemplates", "prompts"];
+
+/// What a primitive collection is written as in a shape: the catalogs'
+/// spelling (`exercised-at: "/<primitive>/*/elicitations/*"`), so that a
+/// shape reads as the rule pages do.
+pub const PRIMITIVE: &str = "<primitive>";
+
+/// `pointer` with its variable tokens replaced by `*` (array indices, and
+/// the names under `properties`, `schemas` and `interactionExamples`), and
+/// a root primitive collection by [`PRIMITIVE`]: a validator that gets
+/// prompts wrong almost always gets tools wrong the same way, and four
+/// groups for one bug hid how few causes there were. Interaction examples
+/// belong to Tools only, and the catalogs write them so
+/// (`/tools/*/interactionExamples/*/steps/*/request`): there `tools` stays.
 pub fn pointer_shape(pointer: &str) -> String {
     let mut shaped = String::new();
     let mut after_map = false;
-    for token in pointer.split('/').skip(1) {
+    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+    let tool_example =
+        tokens.first() == Some(&"tools") && tokens.get(2) == Some(&"interactionExamples");
+    for (place, token) in tokens.into_iter().enumerate() {
         shaped.push('/');
-        if after_map || (!token.is_empty() && token.bytes().all(|byte| byte.is_ascii_digit())) {
+        if place == 0 && PRIMITIVE_COLLECTIONS.contains(&token) && !tool_example {
+            shaped.push_str(PRIMITIVE);
+        } else if after_map
+            || (!token.is_empty() && token.bytes().all(|byte| byte.is_ascii_digit()))
+        {
             shaped.push('*');
         } else {
             shaped.push_str(token);
@@ -174,17 +195,39 @@ mod tests {
         assert_eq!(pointer_shape(""), "");
         assert_eq!(
             pointer_shape("/tools/3/elicitations/0/requestedSchema/properties/a~1b/type"),
-            "/tools/*/elicitations/*/requestedSchema/properties/*/type"
+            "/<primitive>/*/elicitations/*/requestedSchema/properties/*/type"
         );
         assert_eq!(
             pointer_shape("/components/schemas/x"),
             "/components/schemas/*"
         );
         let ours = [d("r", "/tools/0/name", Severity::Error)];
-        let other = [d("r", "/tools/5/name", Severity::Error)];
+        let other = [d("r", "/prompts/5/name", Severity::Error)];
         assert_eq!(
             differences(&ours, &[], Level::Exact)[0].shape(),
             differences(&other, &[], Level::Exact)[0].shape()
         );
+    }
+
+    /// Every primitive collection folds into the catalogs' `<primitive>`,
+    /// at the root only: a member of that name deeper down, or a root
+    /// member that only starts like one, stays as it is, and so do a Tool's
+    /// interaction examples, which the catalogs write under `/tools`.
+    #[test]
+    fn primitive_collections_fold_as_the_catalogs_write_them() {
+        for collection in PRIMITIVE_COLLECTIONS {
+            assert_eq!(
+                pointer_shape(&format!("/{collection}/2/elicitations/0")),
+                "/<primitive>/*/elicitations/*"
+            );
+            assert_eq!(pointer_shape(&format!("/{collection}")), "/<primitive>");
+        }
+        assert_eq!(
+            pointer_shape("/tools/1/interactionExamples/ex/steps/0/request"),
+            "/tools/*/interactionExamples/*/steps/*/request"
+        );
+        assert_eq!(pointer_shape("/info/tools"), "/info/tools");
+        assert_eq!(pointer_shape("/toolsets/0"), "/toolsets/*");
+        assert_eq!(pointer_shape("/protocolVersions/1"), "/protocolVersions/*");
     }
 }

@@ -1,12 +1,15 @@
 //! Differential testing (`mcpdesc-conformance diff`): documents made from
 //! the suite's fixtures by seeded mutation ([`mutation`]) go to two
 //! validators under every revision both check; where their findings differ
-//! at the chosen level ([`disagreement`]), the first document to show each
-//! distinct disagreement is kept (for the first [`MAX_SHRUNK`] of them;
+//! at the chosen level ([`disagreement`]), the comparison's set of
+//! differences (as shapes) is its distinct disagreement. The first
+//! document to show each is kept (for the first [`MAX_SHRUNK`] of them;
 //! the others, and every later document, are only counted), and each kept
 //! one is shrunk to the smallest document that still disagrees the same
-//! way ([`shrinking`]), within the run's time. Generation runs on a thread
-//! of its own beside the validation workers.
+//! way and on which the two agree on no more than before ([`shrinking`]),
+//! within the run's time, so that it is a fixture of that disagreement and
+//! of nothing else. Generation runs on a thread of its own beside the
+//! validation workers.
 
 pub mod disagreement;
 pub mod mutation;
@@ -187,17 +190,21 @@ pub enum Shrinking {
     NotShrunk(Cut),
 }
 
-/// One distinct disagreement: a finding one side reports and the other
-/// does not, by rule and pointer shape ([`Difference::shape`]); the first
-/// document that showed it, how many showed it, and the shrunk document.
+/// One distinct disagreement: the set of findings one side reports and
+/// the other does not on a comparison, by rule and pointer shape
+/// ([`Difference::shape`]); the first document that showed it, how many
+/// comparisons showed it, and the shrunk document. A comparison belongs to
+/// one disagreement only: a validator that stops after its first error
+/// misses many rules at once, and counting each rule on its own made one
+/// cause look like seven.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Disagreement {
     /// What makes it this disagreement: who reports which rule, at what
-    /// shape of pointer.
-    pub shape: Difference,
+    /// shape of pointer, sorted, without repeats, never empty.
+    pub shapes: Vec<Difference>,
     /// The first document (in index order) that showed it.
     pub first: Found,
-    /// How many (document, revision) pairs showed it.
+    /// How many comparisons ((document, revision) pairs) showed it.
     pub count: usize,
     /// The smallest document found that still shows it, with both sides'
     /// findings on it.
@@ -207,9 +214,19 @@ pub struct Disagreement {
 }
 
 impl Disagreement {
-    /// The rule it is about.
+    /// The rules it is about, by ID, without repeats.
+    pub fn rules(&self) -> Vec<&str> {
+        let rules: BTreeSet<&str> = self
+            .shapes
+            .iter()
+            .map(|shape| shape.rule.as_str())
+            .collect();
+        rules.into_iter().collect()
+    }
+
+    /// The first of its rules by ID, which names its folder.
     pub fn rule(&self) -> &str {
-        &self.shape.rule
+        self.rules().first().copied().unwrap_or_default()
     }
 }
 
@@ -231,8 +248,12 @@ pub struct DiffRun {
     pub options: Options,
     /// How many documents were made and validated.
     pub documents: u64,
-    /// How many (document, revision) pairs both sides gave findings for.
+    /// How many comparisons ((document, revision) pairs) both sides gave
+    /// findings for: a document is compared under every revision in its
+    /// scope that both check.
     pub compared: u64,
+    /// How many of those comparisons disagreed, kept or not.
+    pub disagreeing: u64,
     /// The pairs one side gave no findings for, in index order.
     pub not_compared: Vec<NotCompared>,
     /// The distinct disagreements shrunk and kept (at most
@@ -252,7 +273,7 @@ pub struct DiffRun {
 pub struct NotKept {
     /// How many.
     pub distinct: usize,
-    /// How many (document, revision) pairs showed them.
+    /// How many comparisons showed them.
     pub count: usize,
 }
 
@@ -325,8 +346,8 @@ fn in_scope(known: &Revisions, both: &BTreeSet<String>, document: &Value) -> Vec
 }
 
 /// What one document came to: each revision it disagrees under, with the
-/// distinct shapes of its differences (all of them, which the kept
-/// [`Found`] may not hold).
+/// set of the shapes of its differences (all of them, which the kept
+/// [`Found`] may not hold): its distinct disagreement.
 struct Checked {
     index: u64,
     compared: u64,
@@ -334,11 +355,15 @@ struct Checked {
     not_compared: Vec<NotCompared>,
 }
 
-/// Where a disagreement first showed: its document's index, the place of
-/// the revision among the document's disagreeing ones, and the place of
-/// the shape among that revision's. The same however the workers' replies
-/// arrive, so that a seed makes the same disagreements.
-type Order = (u64, usize, usize);
+/// Where a disagreement first showed: its document's index and the place
+/// of the revision among the document's disagreeing ones. The same however
+/// the workers' replies arrive, so that a seed makes the same
+/// disagreements.
+type Order = (u64, usize);
+
+/// What makes a distinct disagreement: the shapes of a comparison's
+/// differences.
+type Shapes = BTreeSet<Difference>;
 
 /// One distinct disagreement while documents are checked.
 struct Group {
@@ -353,10 +378,10 @@ struct Group {
 /// documents disagree, however big their replies.
 struct Groups {
     cap: usize,
-    all: HashMap<Difference, Group>,
+    all: HashMap<Shapes, Group>,
     /// The groups holding an example, by first showing; every other group
     /// showed after all of these.
-    kept: BTreeMap<Order, Difference>,
+    kept: BTreeMap<Order, Shapes>,
 }
 
 impl Groups {
@@ -369,7 +394,7 @@ impl Groups {
     }
 
     /// Counts `found`, which shows `shape` at `order`.
-    fn add(&mut self, order: Order, shape: &Difference, found: &Arc<Found>) {
+    fn add(&mut self, order: Order, shape: &Shapes, found: &Arc<Found>) {
         let group = self.all.entry(shape.clone()).or_insert(Group {
             first: order,
             count: 0,
@@ -404,7 +429,7 @@ impl Groups {
 
     /// The kept groups in the order they first showed, and what the
     /// others came to.
-    fn into_kept(mut self) -> (Vec<(Difference, usize, Found)>, NotKept) {
+    fn into_kept(mut self) -> (Vec<(Shapes, usize, Found)>, NotKept) {
         let mut kept = Vec::new();
         for shape in std::mem::take(&mut self.kept).into_values() {
             if let Some(group) = self.all.remove(&shape)
@@ -465,6 +490,7 @@ pub fn diff(
     let mut stopped = None;
     let mut made = 0;
     let mut compared = 0;
+    let mut disagreeing = 0;
     let mut not_compared = Vec::new();
     let mut groups = Groups::new(options.max_shrunk);
     // Failures of either side in a row, across workers.
@@ -528,10 +554,8 @@ pub fn diff(
             compared += checked.compared;
             not_compared.extend(checked.not_compared);
             for (place, (found, shapes)) in checked.found.into_iter().enumerate() {
-                let found = Arc::new(found);
-                for (rank, shape) in shapes.iter().enumerate() {
-                    groups.add((checked.index, place, rank), shape, &found);
-                }
+                disagreeing += 1;
+                groups.add((checked.index, place), &shapes, &Arc::new(found));
             }
         }
         (made, stopped) = maker.join().unwrap_or((0, None));
@@ -550,14 +574,18 @@ pub fn diff(
     };
     let disagreements = kept
         .into_iter()
-        .map(|(shape, count, first)| {
+        .map(|(shapes, count, first)| {
             let (shrunk, shrinking) = match cut() {
                 Some(cut) => (first.clone(), Shrinking::NotShrunk(cut)),
                 None => {
-                    let (shrunk, complete) =
-                        shrink(&asker, known, &shape, &first, options.level, &|| {
-                            cut().is_some()
-                        });
+                    let shrinker = Shrinker {
+                        asker: &asker,
+                        known,
+                        both: &both,
+                        shapes: &shapes,
+                        level: options.level,
+                    };
+                    let (shrunk, complete) = shrinker.shrink(&first, &|| cut().is_some());
                     if complete {
                         (shrunk, Shrinking::Complete)
                     } else {
@@ -567,7 +595,7 @@ pub fn diff(
                 }
             };
             Disagreement {
-                shape,
+                shapes: shapes.into_iter().collect(),
                 first,
                 count,
                 shrunk,
@@ -584,6 +612,7 @@ pub fn diff(
         options: options.clone(),
         documents: made,
         compared,
+        disagreeing,
         not_compared,
         disagreements,
         not_kept,
@@ -632,57 +661,185 @@ fn check(
     checked
 }
 
-/// The smallest document reached from `first` that still runs under its
-/// revision and on which one side still reports what the other does not,
-/// with the same rule and pointer shape (`shape`). Differences that are
-/// not this one may go; they are disagreements of their own. Whether it
-/// went to its end: `stop`, asked before each candidate, may cut it short.
-fn shrink(
-    asker: &Asker<'_>,
-    known: &Revisions,
-    shape: &Difference,
-    first: &Found,
+/// How many findings both sides report on a document (as (rule, pointer,
+/// severity) triples): what a fixture of the disagreement would test
+/// besides it. A shrink never lets it grow, so that taking away `info`, a
+/// Tool's `name` or the last root revision, which both sides then report,
+/// is not mistaken for making the document smaller.
+fn agreed(validator: &[Diagnostic], against: &[Diagnostic]) -> usize {
+    let triples =
+        |diagnostics: &[Diagnostic]| -> BTreeSet<(String, String, mcpdesc_protocol::Severity)> {
+            diagnostics
+                .iter()
+                .map(|d| (d.rule.clone(), d.path.clone(), d.severity))
+                .collect()
+        };
+    triples(validator).intersection(&triples(against)).count()
+}
+
+/// A candidate that still disagrees the same way, with both sides'
+/// findings on it and how many of them agree.
+struct Asked {
+    found: Found,
+    agreed: usize,
+}
+
+/// Shrinks one distinct disagreement.
+struct Shrinker<'a> {
+    asker: &'a Asker<'a>,
+    known: &'a Revisions,
+    /// The revisions both sides check.
+    both: &'a BTreeSet<String>,
+    /// The disagreement: the set of shapes every candidate must show,
+    /// neither fewer nor more.
+    shapes: &'a Shapes,
     level: Level,
-    stop: &dyn Fn() -> bool,
-) -> (Found, bool) {
-    let revision = first.revision;
-    let mut last = None;
-    let mut keeps = |candidate: &Value| -> bool {
-        if !known.of_document(candidate).contains(&revision) {
-            return false;
+}
+
+/// Where a shrink is: the document kept so far and what was asked about
+/// it.
+struct Current {
+    found: Found,
+    agreed: usize,
+}
+
+impl Shrinker<'_> {
+    /// Both sides' findings on `candidate` under `revision`, when it runs
+    /// under it and shows exactly the disagreement's shapes.
+    fn ask(&self, index: u64, revision: Revision, candidate: &Value) -> Option<Asked> {
+        if !self.known.of_document(candidate).contains(&revision) {
+            return None;
         }
         let document = Arc::new(candidate.clone());
-        let Ok((validator, against)) = asker.ask(first.index, revision, &document) else {
-            return false;
-        };
-        let differences = disagreement::differences(&validator, &against, level);
-        if !differences
-            .iter()
-            .any(|difference| &difference.shape() == shape)
-        {
-            return false;
+        let (validator, against) = self.asker.ask(index, revision, &document).ok()?;
+        let differences = disagreement::differences(&validator, &against, self.level);
+        let shapes: Shapes = differences.iter().map(Difference::shape).collect();
+        if &shapes != self.shapes {
+            return None;
         }
-        // Only the last kept candidate's findings are needed, and only
-        // their first ones.
-        last = Some(Found::new(
-            first.index,
-            revision,
-            candidate.clone(),
-            (validator, against),
-            differences,
-        ));
-        true
-    };
-    let shrunk = shrinking::shrink(first.document.clone(), &mut keeps, stop);
-    let found = match last {
-        Some(found) if found.document == shrunk.document => found,
-        // Nothing could be taken away: the first document is the smallest.
-        _ => Found {
-            document: shrunk.document,
-            ..first.clone()
-        },
-    };
-    (found, shrunk.complete)
+        let agreed = agreed(&validator, &against);
+        Some(Asked {
+            found: Found::new(
+                index,
+                revision,
+                candidate.clone(),
+                (validator, against),
+                differences,
+            ),
+            agreed,
+        })
+    }
+
+    /// Takes `candidate` in place of `current` when it shows the same
+    /// disagreement under the same revision with no more agreed findings.
+    fn try_candidate(&self, current: &mut Current, candidate: &Value) -> bool {
+        let (index, revision) = (current.found.index, current.found.revision);
+        match self.ask(index, revision, candidate) {
+            Some(asked) if asked.agreed <= current.agreed => {
+                *current = Current {
+                    found: asked.found,
+                    agreed: asked.agreed,
+                };
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The smallest document reached from `first` that still runs under a
+    /// revision both check and on which the two sides still disagree in
+    /// exactly the same way (the same set of shapes), with no more
+    /// findings they agree on than `first` has: first the skeleton is
+    /// mended ([`shrinking::repairs`]), then the document shrunk, then the
+    /// root scope moved to the one revision under which the fewest agreed
+    /// findings remain (a legacy revision adds its warning), and shrunk
+    /// again if it moved. Whether it went to its end: `stop`, asked before
+    /// each candidate, may cut it short.
+    fn shrink(&self, first: &Found, stop: &dyn Fn() -> bool) -> (Found, bool) {
+        let mut current = match self.ask(first.index, first.revision, &first.document) {
+            Some(asked) => Current {
+                found: asked.found,
+                agreed: asked.agreed,
+            },
+            // Asked again, the sides no longer disagree so (a validator
+            // that is not deterministic): nothing can be shrunk for sure.
+            None => {
+                return (first.clone(), true);
+            }
+        };
+        for repair in shrinking::repairs(
+            &current.found.document,
+            current.found.revision.as_str(),
+            &self.asker.specification,
+        ) {
+            if stop() {
+                return (current.found, false);
+            }
+            let candidate = repair.applied(&current.found.document);
+            self.try_candidate(&mut current, &candidate);
+        }
+        // At most two shrinks: moving the scope may free what the first
+        // revision needed.
+        for pass in 0..2 {
+            let document = current.found.document.clone();
+            let mut keeps = |candidate: &Value| self.try_candidate(&mut current, candidate);
+            if !shrinking::shrink(document, &mut keeps, stop).complete {
+                return (current.found, false);
+            }
+            if pass == 1 {
+                break;
+            }
+            match self.move_scope(&mut current, stop) {
+                Some(true) => {}
+                Some(false) => break,
+                None => return (current.found, false),
+            }
+        }
+        (current.found, true)
+    }
+
+    /// Moves the root `protocolVersions` of `current` to the one revision,
+    /// newest first, under which the same disagreement shows with fewer
+    /// agreed findings; whether it moved, or `None` when `stop` cut it
+    /// short.
+    fn move_scope(&self, current: &mut Current, stop: &dyn Fn() -> bool) -> Option<bool> {
+        let Value::Object(_) = &current.found.document else {
+            return Some(false);
+        };
+        let mut best: Option<Asked> = None;
+        let revisions: Vec<Revision> = self
+            .known
+            .iter()
+            .filter(|revision| self.both.contains(revision.as_str()))
+            .filter(|revision| *revision != current.found.revision)
+            .collect();
+        for revision in revisions.into_iter().rev() {
+            if stop() {
+                return None;
+            }
+            let mut candidate = current.found.document.clone();
+            if let Value::Object(members) = &mut candidate {
+                members.insert(
+                    "protocolVersions".into(),
+                    Value::Array(vec![Value::String(revision.as_str().to_owned())]),
+                );
+            }
+            let lowest = best.as_ref().map_or(current.agreed, |best| best.agreed);
+            if let Some(asked) = self.ask(current.found.index, revision, &candidate)
+                && asked.agreed < lowest
+            {
+                best = Some(asked);
+            }
+        }
+        let moved = best.is_some();
+        if let Some(asked) = best {
+            *current = Current {
+                found: asked.found,
+                agreed: asked.agreed,
+            };
+        }
+        Some(moved)
+    }
 }
 
 #[cfg(test)]
@@ -708,23 +865,29 @@ mod tests {
         ))
     }
 
+    fn shapes(rules: &[&str]) -> Shapes {
+        rules.iter().map(|rule| shape(rule)).collect()
+    }
+
     /// However the replies arrive, the groups kept are the first `cap` to
     /// show, each with its first document, and the others are counted.
+    /// A group is a comparison's whole set of shapes: `{b}` and `{b, c}`
+    /// are two groups, and a comparison is counted in one only.
     #[test]
     fn groups_keep_the_first_shown_and_count_the_rest() {
         let mut groups = Groups::new(2);
         // Documents 3, 1, 2, 0 arrive in that order.
-        groups.add((3, 0, 0), &shape("d"), &found(3));
-        groups.add((1, 0, 0), &shape("b"), &found(1));
-        groups.add((2, 0, 0), &shape("c"), &found(2));
-        groups.add((2, 0, 1), &shape("b"), &found(2));
-        groups.add((0, 0, 0), &shape("c"), &found(0));
+        groups.add((3, 0), &shapes(&["d"]), &found(3));
+        groups.add((1, 0), &shapes(&["b"]), &found(1));
+        groups.add((2, 0), &shapes(&["b", "c"]), &found(2));
+        groups.add((2, 1), &shapes(&["b"]), &found(2));
+        groups.add((0, 0), &shapes(&["b", "c"]), &found(0));
         let (kept, not_kept) = groups.into_kept();
-        let kept: Vec<(&str, usize, u64)> = kept
+        let kept: Vec<(usize, usize, u64)> = kept
             .iter()
-            .map(|(shape, count, first)| (shape.rule.as_str(), *count, first.index))
+            .map(|(shapes, count, first)| (shapes.len(), *count, first.index))
             .collect();
-        assert_eq!(kept, [("c", 2, 0), ("b", 2, 1)]);
+        assert_eq!(kept, [(2, 2, 0), (1, 2, 1)]);
         assert_eq!(
             not_kept,
             NotKept {
@@ -732,6 +895,118 @@ mod tests {
                 count: 1
             }
         );
+    }
+
+    /// The reference validator without one rule: a validator that
+    /// disagrees with the reference on that rule and nothing else.
+    struct Without(mcpdesc_validator::ReferenceValidator, &'static str);
+
+    impl mcpdesc_protocol::Validator for Without {
+        fn implementation(&self) -> mcpdesc_protocol::Implementation {
+            self.0.implementation()
+        }
+
+        fn validate(&self, request: &ValidateRequest) -> Reply {
+            match self.0.validate(request) {
+                Reply::Diagnostics(found) => Reply::Diagnostics(
+                    found
+                        .into_iter()
+                        .filter(|diagnostic| diagnostic.rule != self.1)
+                        .collect(),
+                ),
+                other => other,
+            }
+        }
+    }
+
+    /// A document with a broken skeleton (no `info`), a legacy revision
+    /// in its root scope, an unrelated broken Prompt and clutter, on which
+    /// the validator misses only the primitive scope rule: shrunk, it keeps
+    /// a whole skeleton (`info` mended, `mcpdesc`, a root scope of one
+    /// revision that is not legacy, the Tool's identity members), and the
+    /// reference reports on it only what the validator misses.
+    #[test]
+    fn a_shrink_keeps_a_valid_skeleton_and_only_the_disagreement() {
+        use crate::backend::schedule::InProcess;
+        use crate::suite::tree::SuiteTree;
+        use mcpdesc_validator::ReferenceValidator;
+
+        const RULE: &str = "mcpdesc.primitive.protocol-scope";
+        let set = SuiteSet::load(SuiteTree::embedded());
+        let reference = || ReferenceValidator::new().with_revisions(set.revisions.clone());
+        let validator = InProcess::new(Without(reference(), RULE));
+        let against = InProcess::new(reference());
+        let asker = Asker {
+            validator: &validator,
+            against: &against,
+            specification: "0.9.0".into(),
+            seed: 0,
+        };
+        let document = serde_json::json!({
+            "mcpdesc": "0.9.0",
+            "protocolVersions": ["2024-11-05", "2025-06-18"],
+            "x-clutter": {"a": [1, 2, 3]},
+            "tools": [
+                {"name": "search", "description": "Finds things.", "inputSchema": {"type": "object"},
+                 "protocolVersions": ["2025-11-25"]},
+                {"name": "other", "inputSchema": {"type": "object"}}
+            ],
+            "prompts": [{"description": "no name"}]
+        });
+        let revision = Revision::of("2024-11-05");
+        let (validator_found, against_found) =
+            asker.ask(0, revision, &Arc::new(document.clone())).unwrap();
+        let differences = disagreement::differences(&validator_found, &against_found, Level::Exact);
+        let shapes: Shapes = differences.iter().map(Difference::shape).collect();
+        assert_eq!(shapes.len(), 1, "{differences:?}");
+        let first = Found::new(
+            0,
+            revision,
+            document,
+            (validator_found, against_found),
+            differences,
+        );
+        let both = set
+            .revisions
+            .iter()
+            .map(|revision| revision.to_string())
+            .collect();
+        let shrinker = Shrinker {
+            asker: &asker,
+            known: &set.revisions,
+            both: &both,
+            shapes: &shapes,
+            level: Level::Exact,
+        };
+        let (shrunk, complete) = shrinker.shrink(&first, &|| false);
+        assert!(complete);
+        let document = &shrunk.document;
+        assert_eq!(document["mcpdesc"], "0.9.0", "{document}");
+        assert!(document["info"]["name"].is_string(), "{document}");
+        assert!(document["info"]["version"].is_string(), "{document}");
+        assert!(document["tools"][0]["name"].is_string(), "{document}");
+        assert!(
+            document["tools"][0]["inputSchema"].is_object(),
+            "{document}"
+        );
+        assert!(document.get("prompts").is_none() && document.get("x-clutter").is_none());
+        let scope = document["protocolVersions"].as_array().unwrap();
+        assert_eq!(scope.len(), 1, "{document}");
+        assert!(!set.revisions.is_legacy(shrunk.revision), "{document}");
+        assert_eq!(scope[0], shrunk.revision.as_str());
+        // All the reference reports is the finding the validator misses.
+        let reported: Vec<(&str, &str)> = shrunk
+            .against
+            .kept
+            .iter()
+            .map(|finding| (finding.rule.as_str(), finding.path.as_str()))
+            .collect();
+        assert_eq!(
+            reported,
+            [(RULE, "/tools/0/protocolVersions")],
+            "{document}"
+        );
+        assert!(shrunk.validator.kept.is_empty(), "{:?}", shrunk.validator);
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! Shrinking a disagreement: the smallest document, found by removing and
 //! simplifying one part at a time, on which the two validators still
-//! disagree in the same way.
+//! disagree in the same way; and the repairs of a document's skeleton
+//! tried before, so that a shrunk document is a fixture of its
+//! disagreement and not of a missing `info` as well.
 
-use serde_json::Value;
+use serde_json::{Map, Value, json};
+
+use super::disagreement::PRIMITIVE_COLLECTIONS;
 
 use super::mutation::{get_mut, remove, walk};
 
@@ -128,6 +132,147 @@ pub fn shrink(
     }
 }
 
+/// One change that mends a document's skeleton: `value` put at `path`
+/// (a member added or replaced).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repair {
+    /// Where, as tokens: the member's object, then its name.
+    pub path: Vec<String>,
+    /// What is put there.
+    pub value: Value,
+}
+
+impl Repair {
+    /// `document` with the repair made; as it is when the place's parent
+    /// is not an object.
+    pub fn applied(&self, document: &Value) -> Value {
+        let mut changed = document.clone();
+        if let Some((name, parent)) = self.path.split_last()
+            && let Some(Value::Object(members)) = get_mut(&mut changed, parent)
+        {
+            members.insert(name.clone(), self.value.clone());
+        }
+        changed
+    }
+}
+
+fn is_text(value: Option<&Value>) -> bool {
+    value
+        .and_then(Value::as_str)
+        .is_some_and(|text| !text.is_empty())
+}
+
+/// The identity members of a primitive of `collection` with a value to
+/// give each that is missing or of the wrong type, as `mcpdesc.primitive.shape`
+/// requires them.
+fn identity(collection: &str) -> Vec<(&'static str, Value)> {
+    let name = |text: &str| ("name", json!(text));
+    match collection {
+        "tools" => vec![
+            name("example-tool"),
+            ("inputSchema", json!({"type": "object"})),
+        ],
+        "resources" => vec![
+            ("uri", json!("file:///example.txt")),
+            name("example-resource"),
+        ],
+        "resourceTemplates" => vec![
+            ("uriTemplate", json!("file:///{name}.txt")),
+            name("example-template"),
+        ],
+        _ => vec![name("example-prompt")],
+    }
+}
+
+/// The repairs a document's skeleton may need, in order: the root members
+/// `mcpdesc`, `info` (with `name` and `version`) and `protocolVersions` (a
+/// list of `revision`, the one the disagreement shows under; an empty list
+/// validates under every revision and hides which one it is about), the
+/// identity members of each primitive, and the `name` and `message` of
+/// each Elicitation Declaration, each where it is missing or of the wrong
+/// type. Each is tried on its own and kept only when the disagreement
+/// stays and nothing agreed is added: when the disagreement is about that
+/// member, it stays broken.
+pub fn repairs(document: &Value, revision: &str, specification: &str) -> Vec<Repair> {
+    let mut found = Vec::new();
+    let Value::Object(root) = document else {
+        return found;
+    };
+    let mut put = |path: &[&str], value: Value| {
+        found.push(Repair {
+            path: path.iter().map(|token| (*token).to_owned()).collect(),
+            value,
+        });
+    };
+    if !root.get("mcpdesc").is_some_and(Value::is_string) {
+        put(&["mcpdesc"], json!(specification));
+    }
+    match root.get("info") {
+        Some(Value::Object(info)) => {
+            if !is_text(info.get("name")) {
+                put(&["info", "name"], json!("example-server"));
+            }
+            if !is_text(info.get("version")) {
+                put(&["info", "version"], json!("1.0.0"));
+            }
+        }
+        _ => put(
+            &["info"],
+            json!({"name": "example-server", "version": "1.0.0"}),
+        ),
+    }
+    let scoped = root
+        .get("protocolVersions")
+        .and_then(Value::as_array)
+        .is_some_and(|list| !list.is_empty());
+    if !scoped {
+        put(&["protocolVersions"], json!([revision]));
+    }
+    let object = |value: &Value| -> Option<Map<String, Value>> { value.as_object().cloned() };
+    for collection in PRIMITIVE_COLLECTIONS {
+        let Some(items) = root.get(collection).and_then(Value::as_array) else {
+            continue;
+        };
+        for (at, primitive) in items.iter().enumerate() {
+            let Some(primitive) = object(primitive) else {
+                continue;
+            };
+            let at = at.to_string();
+            for (member, value) in identity(collection) {
+                let fits = match member {
+                    "inputSchema" => primitive.get(member).is_some_and(Value::is_object),
+                    _ => primitive.get(member).is_some_and(Value::is_string),
+                };
+                if !fits {
+                    put(&[collection, &at, member], value);
+                }
+            }
+            let Some(declarations) = primitive.get("elicitations").and_then(Value::as_array) else {
+                continue;
+            };
+            for (place, declaration) in declarations.iter().enumerate() {
+                let Some(declaration) = object(declaration) else {
+                    continue;
+                };
+                let place_text = place.to_string();
+                let path = [collection, at.as_str(), "elicitations", place_text.as_str()];
+                if !declaration.get("name").is_some_and(Value::is_string) {
+                    // Names are unique within a primitive.
+                    let name = format!("confirm-{place}");
+                    put(&[&path[..], &["name"]].concat(), json!(name));
+                }
+                if !is_text(declaration.get("message")) {
+                    put(
+                        &[&path[..], &["message"]].concat(),
+                        json!("Please confirm."),
+                    );
+                }
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +315,38 @@ mod tests {
         assert!(!shrunk.complete);
         assert_eq!(asked.get(), 2);
         assert_eq!(shrunk.document, json!({"c": 3, "d": 4}));
+    }
+
+    /// A skeleton missing `info`, the Tool's `inputSchema` and a
+    /// declaration's `message`, with an empty root scope, is mended member
+    /// by member; what is whole is left alone.
+    #[test]
+    fn repairs_mend_the_skeleton_and_only_what_is_broken() {
+        let document = json!({
+            "mcpdesc": "0.9.0",
+            "protocolVersions": [],
+            "tools": [{"name": "t", "elicitations": [{"name": "n", "mode": "form"}]}],
+            "prompts": [{"name": "p"}]
+        });
+        let found = repairs(&document, "2025-06-18", "0.9.0");
+        let paths: Vec<String> = found.iter().map(|repair| repair.path.join("/")).collect();
+        assert_eq!(
+            paths,
+            [
+                "info",
+                "protocolVersions",
+                "tools/0/inputSchema",
+                "tools/0/elicitations/0/message"
+            ]
+        );
+        let mended = found
+            .iter()
+            .fold(document, |document, repair| repair.applied(&document));
+        assert_eq!(mended["protocolVersions"], json!(["2025-06-18"]));
+        assert_eq!(mended["info"]["name"], "example-server");
+        assert_eq!(mended["tools"][0]["inputSchema"], json!({"type": "object"}));
+        assert_eq!(mended["tools"][0]["name"], "t");
+        assert!(repairs(&mended, "2025-06-18", "0.9.0").is_empty());
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! The outputs of `diff`: the summary for people, grouped by rule, and the
-//! folder of disagreements (`--out DIR`), one per distinct disagreement,
-//! each with its shrunk document as a ready-to-add fixture and the data
+//! The outputs of `diff`: the summary for people, one entry per distinct
+//! disagreement, and the folder of disagreements (`--out DIR`), one per
+//! distinct disagreement, each with its shrunk document as a ready-to-add
+//! fixture (its `x-test` a draft of the behaviour it tests) and the data
 //! that reproduces and explains it.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -47,17 +47,28 @@ fn difference_text(difference: &Difference) -> String {
     text
 }
 
+/// How many findings of one side the summary names for a disagreement;
+/// the rest are counted.
+const LISTED: usize = 10;
+
 /// What each side reported that the other did not, as one sentence per
-/// side that has any.
+/// side that has any, naming the first [`LISTED`] and counting the rest.
 fn differences_text(differences: &[Difference], sides: Sides<'_>) -> Vec<String> {
     [Side::Validator, Side::Against]
         .into_iter()
         .filter_map(|side| {
-            let listed: Vec<String> = differences
+            let all: Vec<&Difference> = differences
                 .iter()
                 .filter(|difference| difference.side == side)
-                .map(difference_text)
                 .collect();
+            let mut listed: Vec<String> = all
+                .iter()
+                .take(LISTED)
+                .map(|difference| difference_text(difference))
+                .collect();
+            if all.len() > LISTED {
+                listed.push(format!("{} more", all.len() - LISTED));
+            }
             (!listed.is_empty()).then(|| {
                 let other = match side {
                     Side::Validator => Side::Against,
@@ -102,9 +113,11 @@ fn shrinking_text(disagreement: &Disagreement) -> String {
     }
 }
 
-/// The summary of a run: the counts, then each distinct disagreement kept
-/// under each rule it involves. It is printed before any file of `--out`
-/// is written, so it says nothing about them ([`written`] does).
+/// The summary of a run: the counts (documents, comparisons, disagreeing
+/// comparisons), then each distinct disagreement kept, in the order it
+/// first showed, numbered as its folder is. It is printed before any file
+/// of `--out` is written, so it says nothing about them ([`written`]
+/// does).
 pub fn summary(run: &DiffRun, sides: Sides<'_>) -> String {
     let mut text = String::new();
     let options = &run.options;
@@ -118,9 +131,10 @@ pub fn summary(run: &DiffRun, sides: Sides<'_>) -> String {
     );
     let _ = writeln!(
         text,
-        "{} documents, {} comparisons (document and revision), {} not compared, {} distinct disagreements, {:.1} s",
+        "{} documents, {} comparisons (a document under each revision both check), {} disagreeing comparisons, {} not compared, {} distinct disagreements, {:.1} s",
         run.documents,
         run.compared,
+        run.disagreeing,
         run.not_compared.len(),
         run.distinct(),
         run.elapsed.as_secs_f64()
@@ -128,7 +142,7 @@ pub fn summary(run: &DiffRun, sides: Sides<'_>) -> String {
     if run.not_kept.distinct > 0 {
         let _ = writeln!(
             text,
-            "{} more distinct disagreements not shrunk nor written (over --max-shrunk {}), shown by {} documents",
+            "{} more distinct disagreements not shrunk nor written (over --max-shrunk {}), shown by {} comparisons",
             run.not_kept.distinct, options.max_shrunk, run.not_kept.count
         );
     }
@@ -168,33 +182,28 @@ pub fn summary(run: &DiffRun, sides: Sides<'_>) -> String {
             "--time ran out while shrinking: {cut_by_time} disagreements not shrunk or shrunk partway"
         );
     }
-    let mut by_rule: BTreeMap<&str, Vec<(usize, &Disagreement)>> = BTreeMap::new();
     for (number, disagreement) in run.disagreements.iter().enumerate() {
-        by_rule
-            .entry(disagreement.rule())
-            .or_default()
-            .push((number + 1, disagreement));
-    }
-    for (rule, disagreements) in &by_rule {
-        let documents: usize = disagreements.iter().map(|(_, d)| d.count).sum();
+        let rules = disagreement.rules();
+        let mut named: Vec<String> = rules
+            .iter()
+            .take(5)
+            .map(|rule| escape::line(rule).into_owned())
+            .collect();
+        if rules.len() > 5 {
+            named.push(format!("{} more rules", rules.len() - 5));
+        }
         let _ = writeln!(
             text,
-            "\n{} ({} distinct, {documents} documents)",
-            escape::line(rule),
-            disagreements.len()
+            "\n#{} {} ({} comparisons): first in document {} under {}, {}",
+            number + 1,
+            named.join(", "),
+            disagreement.count,
+            disagreement.first.index,
+            disagreement.shrunk.revision,
+            shrinking_text(disagreement)
         );
-        for (number, disagreement) in disagreements {
-            let shrunk = &disagreement.shrunk;
-            let _ = writeln!(
-                text,
-                "  #{number} {}: first in document {} under {}, {}",
-                escape::line(
-                    &differences_text(std::slice::from_ref(&disagreement.shape), sides).join("; ")
-                ),
-                disagreement.first.index,
-                shrunk.revision,
-                shrinking_text(disagreement)
-            );
+        for sentence in differences_text(&disagreement.shapes, sides) {
+            let _ = writeln!(text, "  {}", escape::line(&sentence));
         }
     }
     let failures: Vec<_> = run
@@ -249,11 +258,19 @@ pub fn written(dir: &Path, written: &Written) -> (String, String) {
 }
 
 /// Where a disagreement's fixture belongs in a suite tree, with its
-/// suite, class folder and file name.
+/// suite, class folder and file name: the suite whose catalog defines its
+/// rules (those the expected side, `--against`, reports first), and
+/// `expected-invalid` when the expected side reports an error on the
+/// shrunk document, `expected-valid` when not.
 pub fn destination(set: &SuiteSet, run: &DiffRun, disagreement: &Disagreement) -> String {
-    let suite = set
-        .rules
-        .suite_of(disagreement.rule())
+    let (expected, others): (Vec<&Difference>, Vec<&Difference>) = disagreement
+        .shapes
+        .iter()
+        .partition(|shape| shape.side == Side::Against);
+    let suite = expected
+        .into_iter()
+        .chain(others)
+        .find_map(|shape| set.rules.suite_of(&shape.rule))
         .or_else(|| set.suites.first().map(|suite| suite.catalog.suite.as_str()))
         .unwrap_or("document");
     let class = if disagreement.shrunk.against.any_error {
@@ -267,22 +284,72 @@ pub fn destination(set: &SuiteSet, run: &DiffRun, disagreement: &Disagreement) -
     )
 }
 
-/// The shrunk document with its `x-test` sentence first: what differs, and
-/// how to make the document again.
-pub fn fixture(run: &DiffRun, disagreement: &Disagreement, sides: Sides<'_>) -> Value {
+/// What a rule is called in a draft: its catalog title and ID, or the ID
+/// alone when no catalog defines it.
+fn rule_text(set: &SuiteSet, rule: &str) -> String {
+    match set.rules.get(rule) {
+        Some(found) => format!("{} ({rule})", found.title.trim_end_matches('.')),
+        None => rule.to_owned(),
+    }
+}
+
+/// The behaviour the shrunk document tests, as a draft for the maintainer
+/// to edit: what the expected side (`--against`) reports that the other
+/// does not is reported; what only the validator under test reports is
+/// not.
+fn behaviour(set: &SuiteSet, shrunk: &Found) -> String {
+    let at = |difference: &Difference| match &difference.path {
+        Some(path) => format!(" at {}", Value::String(path.clone())),
+        None => String::new(),
+    };
+    let clauses: Vec<String> = shrunk
+        .differences
+        .iter()
+        .map(|difference| match difference.side {
+            Side::Against => format!(
+                "{} is reported{}",
+                rule_text(set, &difference.rule),
+                at(difference)
+            ),
+            Side::Validator => format!(
+                "nothing of {} is reported{}",
+                rule_text(set, &difference.rule),
+                at(difference)
+            ),
+        })
+        .collect();
+    let mut text = clauses.join("; ");
+    if shrunk.more_differences > 0 {
+        let _ = write!(text, "; and {} more", shrunk.more_differences);
+    }
+    // A sentence starts with a capital letter, whatever the rule's title.
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+/// The shrunk document with its `x-test` sentence first: a draft of the
+/// behaviour it tests ([`behaviour`]), under which revision, and how to
+/// make the document again.
+pub fn fixture(
+    set: &SuiteSet,
+    run: &DiffRun,
+    disagreement: &Disagreement,
+    sides: Sides<'_>,
+) -> Value {
     let shrunk = &disagreement.shrunk;
     let mut sentence = format!(
-        "Found by mcpdesc-conformance diff (seed {}, document {}) under {} at the {} level: {}",
+        "{} (under {}). Draft from mcpdesc-conformance diff (seed {}, document {}, {} level), where {} and {} disagree: edit it to say what the fixture tests.",
+        behaviour(set, shrunk),
+        shrunk.revision,
         run.options.seed,
         shrunk.index,
-        shrunk.revision,
         run.options.level,
-        differences_text(&shrunk.differences, sides).join("; ")
+        sides.name(Side::Validator),
+        sides.name(Side::Against),
     );
-    if shrunk.more_differences > 0 {
-        let _ = write!(sentence, "; and {} more", shrunk.more_differences);
-    }
-    sentence.push('.');
     match disagreement.shrinking {
         Shrinking::Complete => {}
         Shrinking::Partial(cut) => {
@@ -296,8 +363,17 @@ pub fn fixture(run: &DiffRun, disagreement: &Disagreement, sides: Sides<'_>) -> 
     members.insert("x-test".into(), Value::String(sentence));
     match &shrunk.document {
         Value::Object(rest) => {
+            // The root members in the order the fixtures write them, then
+            // the rest as they were: a member mended while shrinking was
+            // added last.
+            let first = ["mcpdesc", "info", "protocolVersions"];
+            for key in first {
+                if let Some(value) = rest.get(key) {
+                    members.insert(key.into(), value.clone());
+                }
+            }
             for (key, value) in rest {
-                if key != "x-test" {
+                if key != "x-test" && !first.contains(&key.as_str()) {
                     members.insert(key.clone(), value.clone());
                 }
             }
@@ -353,8 +429,9 @@ fn shrinking_value(shrinking: Shrinking) -> (&'static str, Option<&'static str>)
 }
 
 /// The file `diff --out DIR` writes into DIR first: which files the run
-/// writes there, so that the next run into DIR takes them away (and only
-/// them) before writing its own, and refuses a folder holding anything else.
+/// writes there, so that the next run into DIR with `--force` takes them
+/// away (and only them) before writing its own, and refuses a folder
+/// holding anything else.
 pub const MANIFEST: &str = "mcpdesc-diff.json";
 
 /// What the manifest says it is, so that a file that happens to have its
@@ -370,10 +447,21 @@ pub enum OutError {
         /// The folder asked for.
         dir: PathBuf,
     },
-    /// It holds files an earlier `diff` did not write: a run never mixes
-    /// with them, nor deletes them.
+    /// It holds what an earlier `diff` wrote, and `--force` was not given:
+    /// its disagreements would be lost, or mixed with this run's, without
+    /// anyone asking for it.
     #[error(
-        "--out {}: holds files not written by diff ({}); name a new or empty folder, or one an earlier diff wrote",
+        "--out {}: holds the disagreements of an earlier diff; name a new or empty folder, or pass --force to replace them",
+        dir.display()
+    )]
+    Used {
+        /// The folder asked for.
+        dir: PathBuf,
+    },
+    /// It holds files an earlier `diff` did not write: a run never mixes
+    /// with them, nor deletes them, `--force` or not.
+    #[error(
+        "--out {}: holds files not written by diff ({}); name a new or empty folder (--force replaces only what an earlier diff wrote)",
         dir.display(),
         names.join(", ")
     )]
@@ -419,14 +507,16 @@ fn listed(manifest: &Value) -> Option<Vec<PathBuf>> {
         .collect()
 }
 
-/// Checks that `dir` may take this run's disagreements: missing, empty,
-/// or holding only what an earlier `diff` wrote there (by its manifest),
-/// with the temporary files an interrupted write of it may have left.
+/// Checks that `dir` may take this run's disagreements: missing or empty,
+/// or, with `force`, holding only what an earlier `diff` wrote there (by
+/// its manifest), with the temporary files an interrupted write of it may
+/// have left.
 ///
 /// # Errors
 ///
-/// `dir` is not a folder, holds other files, or cannot be read.
-pub fn prepare(dir: &Path) -> Result<Previous, OutError> {
+/// `dir` is not a folder, holds other files, holds an earlier run's
+/// without `force`, or cannot be read.
+pub fn prepare(dir: &Path, force: bool) -> Result<Previous, OutError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         // Made when written; a path that cannot be one fails then, after
@@ -484,6 +574,11 @@ pub fn prepare(dir: &Path) -> Result<Previous, OutError> {
         }
     }
     if foreign.is_empty() {
+        if previous.manifest && !force {
+            return Err(OutError::Used {
+                dir: dir.to_path_buf(),
+            });
+        }
         Ok(previous)
     } else {
         foreign.sort();
@@ -596,11 +691,14 @@ pub fn write(
         "seed": run.options.seed,
         "level": run.options.level.as_str(),
         "documents": run.documents,
+        "comparisons": run.compared,
+        "disagreeing_comparisons": run.disagreeing,
+        "not_compared": run.not_compared.len(),
         "distinct": run.distinct(),
         "written": run.disagreements.len(),
         "not_kept": {
             "distinct": run.not_kept.distinct,
-            "documents": run.not_kept.count,
+            "comparisons": run.not_kept.count,
             "max_shrunk": run.options.max_shrunk,
         },
         "files": files,
@@ -629,7 +727,7 @@ fn write_one(
     disagreement: &Disagreement,
     sides: Sides<'_>,
 ) -> Result<(), FileError> {
-    let fixture = fixture(run, disagreement, sides);
+    let fixture = fixture(set, run, disagreement, sides);
     let pretty = serde_json::to_string_pretty(&fixture).unwrap_or_default() + "\n";
     file::replace(&folder.join(name), &pretty, ".", ".tmp")?;
     let (shrinking, cut) = shrinking_value(disagreement.shrinking);
@@ -639,9 +737,9 @@ fn write_one(
         "level": run.options.level.as_str(),
         "validator": {"name": sides.validator.name, "version": sides.validator.version},
         "against": {"name": sides.against.name, "version": sides.against.version},
-        "rule": disagreement.rule(),
-        "shape": difference_value(&disagreement.shape),
-        "documents": disagreement.count,
+        "rules": disagreement.rules(),
+        "shapes": disagreement.shapes.iter().map(difference_value).collect::<Vec<_>>(),
+        "comparisons": disagreement.count,
         "fixture": destination(set, run, disagreement),
         "shrinking": shrinking,
         "cut": cut,
@@ -679,7 +777,7 @@ mod tests {
             more_differences: 0,
         };
         Disagreement {
-            shape,
+            shapes: vec![shape],
             first: found.clone(),
             count: 1,
             shrunk: found,
@@ -700,6 +798,7 @@ mod tests {
             },
             documents: 2,
             compared: 2,
+            disagreeing: 2,
             not_compared: Vec::new(),
             disagreements,
             not_kept: NotKept::default(),
