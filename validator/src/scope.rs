@@ -186,7 +186,11 @@ mod tests {
                     ]}))
                 ]
             }));
-            let shape = if root.is_null() { "" } else { "/protocolVersions" };
+            let shape = if root.is_null() {
+                ""
+            } else {
+                "/protocolVersions"
+            };
             assert_findings(
                 &doc,
                 R2025_06_18,
