@@ -4,6 +4,7 @@
 //! families share: the root scope, the primitives with their effective
 //! scopes, and the schema components references point into.
 
+use mcpdesc_protocol::Revisions;
 use serde_json::{Map, Value};
 
 use crate::pointer::Pointer;
@@ -28,9 +29,11 @@ pub(crate) struct Document<'a> {
 
 impl<'a> Document<'a> {
     /// Reads what the rules share from `value`; never fails.
-    pub(crate) fn read(value: &'a Value) -> Self {
+    /// `known` is the list of revisions a document may name, which a missing
+    /// root scope stands for.
+    pub(crate) fn read(value: &'a Value, known: &'a Revisions) -> Self {
         let root = value.as_object();
-        let scope = root.map_or(Scope::All, Scope::of_root);
+        let scope = root.map_or(Scope::All(known), |root| Scope::of_root(root, known));
         let primitives = root.map_or_else(Vec::new, |root| primitive::collect(root, scope));
         Document {
             root,

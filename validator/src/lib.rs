@@ -46,7 +46,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     document::check(document, &mut report);
     protocol::check_known(document, known, &mut report);
     protocol::check_legacy(document, revision, known, &mut report);
-    let model = Document::read(document);
+    let model = Document::read(document, known);
     if let Some(root) = model.root {
         primitive::check(root, model.scope, &mut report);
     }

@@ -5,11 +5,12 @@
 //! `protocolVersions` replaces its primitive's. An explicit scope is used as
 //! declared even when it breaks a rule. A `protocolVersions` that is not an
 //! array is reported by its own rule and otherwise treated as absent; a
-//! missing or non-array root scope means "every revision".
+//! missing or non-array root scope means "every known revision", so a
+//! nested scope naming an unknown revision is still outside it.
 
 use std::collections::HashSet;
 
-use mcpdesc_protocol::Revision;
+use mcpdesc_protocol::{Revision, Revisions};
 use serde_json::{Map, Value};
 
 use crate::pointer::Pointer;
@@ -22,17 +23,20 @@ pub(crate) const MEMBER: &str = "protocolVersions";
 /// The MCP revisions something applies to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Scope<'a> {
-    /// Every revision: the root scope is missing or not an array.
-    All,
+    /// Every known revision: the root scope is missing or not an array.
+    /// The list is the validator's known revisions, which is what a nested
+    /// scope's entries are checked against.
+    All(&'a Revisions),
     /// The revisions named in this array. Entries compare as strings: an
     /// entry that is not a string names no revision.
     Listed(&'a [Value]),
 }
 
 impl<'a> Scope<'a> {
-    /// The scope of the document root.
-    pub(crate) fn of_root(root: &'a Map<String, Value>) -> Self {
-        Scope::All.narrowed_by(root)
+    /// The scope of the document root, given the revisions a document may
+    /// name.
+    pub(crate) fn of_root(root: &'a Map<String, Value>, known: &'a Revisions) -> Self {
+        Scope::All(known).narrowed_by(root)
     }
 
     /// The effective scope of something inside this scope: its own array when
@@ -47,7 +51,7 @@ impl<'a> Scope<'a> {
     /// Whether `revision` is in this scope.
     pub(crate) fn includes(self, revision: Revision) -> bool {
         match self {
-            Scope::All => true,
+            Scope::All(_) => true,
             Scope::Listed(entries) => entries
                 .iter()
                 .any(|entry| entry.as_str() == Some(revision.as_str())),
@@ -57,20 +61,25 @@ impl<'a> Scope<'a> {
     /// What is wrong with an explicit scope declared inside this one, if
     /// anything: it must be non-empty and its strings must be entries of this
     /// scope. Entries that are not strings are left to the caller, since
-    /// which rule owns them depends on the level. Inside [`Scope::All`] only
-    /// emptiness is checked.
+    /// which rule owns them depends on the level. Inside [`Scope::All`] the
+    /// allowed entries are the known revisions.
     fn problem_with(self, explicit: &[Value]) -> Option<&'static str> {
         if explicit.is_empty() {
             return Some("an explicit protocolVersions must not be empty");
         }
-        let Scope::Listed(container) = self else {
-            return None;
+        let outside = match self {
+            Scope::All(known) => explicit
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|text| known.get(text).is_none()),
+            Scope::Listed(container) => {
+                let allowed: HashSet<&str> = container.iter().filter_map(Value::as_str).collect();
+                explicit
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|text| !allowed.contains(text))
+            }
         };
-        let allowed: HashSet<&str> = container.iter().filter_map(Value::as_str).collect();
-        let outside = explicit
-            .iter()
-            .filter_map(Value::as_str)
-            .any(|text| !allowed.contains(text));
         outside.then_some("protocolVersions names a revision outside the containing scope")
     }
 }
@@ -160,22 +169,40 @@ mod tests {
     }
 
     #[test]
-    fn without_a_root_array_only_emptiness_is_checked() {
-        let doc = with(json!({
-            "protocolVersions": null,
-            "tools": [
-                tool(json!({"protocolVersions": ["2099-01-01"]})),
-                tool(json!({"protocolVersions": []}))
-            ]
-        }));
-        assert_findings(
-            &doc,
-            R2025_06_18,
-            &[
-                (crate::rule::DOCUMENT_SHAPE, "", E),
-                (PRIM, "/tools/1/protocolVersions", E),
-            ],
-        );
+    fn without_a_root_array_the_container_is_every_known_revision() {
+        // Missing, not an array: either way a nested entry naming no known
+        // revision is outside, as it would be outside a root that exists.
+        for root in [json!(null), json!("2025-06-18")] {
+            let doc = with(json!({
+                "protocolVersions": root,
+                "tools": [
+                    tool(json!({"protocolVersions": ["2099-01-01"]})),
+                    tool(json!({"protocolVersions": []})),
+                    tool(json!({"protocolVersions": ["2024-11-05", "2026-07-28"]})),
+                    tool(json!({"protocolVersions": [""]})),
+                    tool(json!({"elicitations": [
+                        form(json!({"name": "a", "protocolVersions": ["2025-11-25"]})),
+                        form(json!({"name": "b", "protocolVersions": ["2025-11-25", "2025-13-01"]}))
+                    ]}))
+                ]
+            }));
+            let shape = if root.is_null() {
+                ""
+            } else {
+                "/protocolVersions"
+            };
+            assert_findings(
+                &doc,
+                R2025_06_18,
+                &[
+                    (DECL, "/tools/4/elicitations/1/protocolVersions", E),
+                    (crate::rule::DOCUMENT_SHAPE, shape, E),
+                    (PRIM, "/tools/0/protocolVersions", E),
+                    (PRIM, "/tools/1/protocolVersions", E),
+                    (PRIM, "/tools/3/protocolVersions", E),
+                ],
+            );
+        }
     }
 
     #[test]
@@ -331,12 +358,13 @@ mod tests {
         else {
             unreachable!()
         };
-        let scope = Scope::of_root(root);
+        let known = crate::suite_revisions();
+        let scope = Scope::of_root(root, &known);
         assert!(scope.includes(R2025_06_18));
         assert!(!scope.includes(R2025_11_25));
         assert!(scope.narrowed_by(inner).includes(R2026_07_28));
         assert!(!scope.narrowed_by(odd).includes(R2026_07_28));
-        assert!(Scope::All.includes(R2024_11_05));
+        assert!(Scope::All(&known).includes(R2024_11_05));
         let empty = Value::Array(Vec::new());
         let Value::Array(empty) = &empty else {
             unreachable!()
