@@ -196,7 +196,7 @@ def validate(document, revision, context):
     check_document_shape(document, findings)
     check_specification_version(document, findings)
     check_root_protocol_versions(document, context, findings)
-    root_scope = root_scope_of(document)
+    root_scope = root_scope_of(document, context)
     for kind, members in PRIMITIVE_KINDS.items():
         for index, primitive in primitives_of(document, kind, members, findings):
             at = (kind, index)
@@ -299,12 +299,13 @@ def check_root_protocol_versions(document, context, findings):
         findings.error(PROTOCOL_VERSIONS_KNOWN, pointer("protocolVersions", index), problem)
 
 
-def root_scope_of(document):
-    """The root scope as a set, or None when there is no usable list (every
-    revision then counts as in scope and subset checks are skipped)."""
+def root_scope_of(document, context):
+    """The root scope as a set; without a usable list, every known revision
+    (the set is closed, so a nested scope naming another is still outside
+    it)."""
     versions = document.get("protocolVersions")
     if not isinstance(versions, list):
-        return None
+        return set(context.revisions)
     return string_entries(versions)
 
 
@@ -729,7 +730,7 @@ def is_plain_string_form(prop):
         prop.get("type") == "string"
         and has_only(prop, {"type", "minLength", "maxLength", "format", "default"})
         and is_number_bound(prop, "minLength", "maxLength")
-        and ("format" not in prop or prop["format"] in STRING_FORMATS)
+        and ("format" not in prop or (isinstance(prop["format"], str) and prop["format"] in STRING_FORMATS))
         and ("default" not in prop or isinstance(prop["default"], str))
     )
 
@@ -836,8 +837,10 @@ def property_problem(prop):
         if choices is not None and not json_in(prop["default"], choices):
             return "the default is not one of the choices"
         choices = multi_select_choices(prop)
-        if choices is not None and not (
-            isinstance(prop["default"], list) and all(json_in(v, choices) for v in prop["default"])
+        # A default that is not a list has no values to look up: that is a
+        # vocabulary error only.
+        if choices is not None and (
+            isinstance(prop["default"], list) and not all(json_in(v, choices) for v in prop["default"])
         ):
             return "a default value is not one of the item choices"
     for low, high in BOUND_PAIRS:
