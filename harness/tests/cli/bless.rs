@@ -327,7 +327,7 @@ fn reminds_of_the_changelog_when_an_expectation_changes_unlisted() {
     assert_contains(
         &stderr_of(&output),
         &[
-            "note: the expectations of 1 fixture(s) changed, and suites/changelog.yaml (the suite's newest version, 0.2.0) does not list them",
+            "note: the expectations of 1 fixture(s) changed, and suites/changelog.yaml (the suite's newest version, 0.3.0) does not list them",
             &format!("`{fixture}`"),
         ],
     );

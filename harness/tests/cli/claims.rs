@@ -277,13 +277,17 @@ fn a_misspelt_claim_is_refused_before_any_case() {
 fn legacy_revisions_are_judged_for_a_validator_that_claims_what_it_checks() {
     let legacy = "/perRule/mcpdesc.protocol.legacy-validation-incomplete";
     let honest = tricked("honest", &["--quiet", "--revision", "2025-03-26"]);
-    assert_eq!(honest.count("/total/unclaimed"), 0, "{}", honest.stdout);
+    // Cases left unclaimed are those that expect rules the example does
+    // not check (elicitation findings under a root without a scope), never
+    // for want of the legacy warning: the silent validator leaves out the
+    // same ones.
+    let unclaimed = honest.count("/total/unclaimed");
     assert!(honest.count("/total/levels/exact/passed") > 0);
     assert!(honest.count(&format!("{legacy}/cases")) > 0);
     assert_eq!(honest.count(&format!("{legacy}/levels/exact/failed")), 0);
     let silent = tricked("silent-legacy", &["--quiet", "--revision", "2025-03-26"]);
     assert_eq!(silent.code, Some(1));
-    assert_eq!(silent.count("/total/unclaimed"), 0);
+    assert_eq!(silent.count("/total/unclaimed"), unclaimed);
     assert_eq!(silent.count("/total/levels/exact/passed"), 0);
     assert_eq!(
         silent.count(&format!("{legacy}/levels/exact/failed")),

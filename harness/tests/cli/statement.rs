@@ -53,7 +53,7 @@ fn the_python_examples_statement_is_valid_and_holds_until_one_finding_changes() 
     assert_eq!(statement["profile"], "partial");
     assert_eq!(statement["implementation"]["name"], "python-example");
     assert_eq!(statement["claims"]["claimed"], 4);
-    assert_eq!(statement["suite"]["version"], "0.2.0");
+    assert_eq!(statement["suite"]["version"], "0.3.0");
     let known = statement["knownFailures"].as_array().unwrap();
     assert!(!known.is_empty());
     assert!(
@@ -89,7 +89,7 @@ fn the_python_examples_statement_is_valid_and_holds_until_one_finding_changes() 
     assert_contains(
         &stdout_of(&holds),
         &[
-            "the statement holds: python-example 0.1.0, partial profile, suite 0.2.0, 4 of 20 rules at the exact level",
+            "the statement holds: python-example 0.1.0, partial profile, suite 0.3.0, 4 of 20 rules at the exact level",
         ],
     );
 
