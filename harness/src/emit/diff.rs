@@ -284,11 +284,14 @@ pub fn destination(set: &SuiteSet, run: &DiffRun, disagreement: &Disagreement) -
     )
 }
 
-/// What a rule is called in a draft: its catalog title and ID, or the ID
+/// What a rule is called in a draft: its ID and catalog title, or the ID
 /// alone when no catalog defines it.
 fn rule_text(set: &SuiteSet, rule: &str) -> String {
     match set.rules.get(rule) {
-        Some(found) => format!("{} ({rule})", found.title.trim_end_matches('.')),
+        Some(found) => format!(
+            "{rule} ({})",
+            Value::String(found.title.trim_end_matches('.').to_owned())
+        ),
         None => rule.to_owned(),
     }
 }
@@ -322,12 +325,7 @@ fn behaviour(set: &SuiteSet, shrunk: &Found) -> String {
     if shrunk.more_differences > 0 {
         let _ = write!(text, "; and {} more", shrunk.more_differences);
     }
-    // A sentence starts with a capital letter, whatever the rule's title.
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => text,
-    }
+    text
 }
 
 /// The shrunk document with its `x-test` sentence first: a draft of the
@@ -341,9 +339,9 @@ pub fn fixture(
 ) -> Value {
     let shrunk = &disagreement.shrunk;
     let mut sentence = format!(
-        "{} (under {}). Draft from mcpdesc-conformance diff (seed {}, document {}, {} level), where {} and {} disagree: edit it to say what the fixture tests.",
-        behaviour(set, shrunk),
+        "Under {}, {}. Draft from mcpdesc-conformance diff (seed {}, document {}, {} level), where {} and {} disagree: edit it to say what the fixture tests.",
         shrunk.revision,
+        behaviour(set, shrunk),
         run.options.seed,
         shrunk.index,
         run.options.level,

@@ -5,6 +5,13 @@ ways chosen by its options. Python 3 standard library only.
 
 Usage: diffing_validator.py [OPTION...]
 
+By default it reports nothing but what its options add; with --reference
+it reports what the reference validator does, less what --drop takes away,
+so that it disagrees with the reference on one cause only.
+
+    --reference EXE  ask `EXE --stdio` (the reference validator's session
+                     mode) about every document and report what it reports
+    --drop RULE      with --reference, never report RULE (repeatable)
     --rule TEXT      report rule TEXT at pointer "" on every document
                      (repeatable)
     --new-rule       report a rule never reported before on every call
@@ -20,6 +27,7 @@ Usage: diffing_validator.py [OPTION...]
 """
 
 import json
+import subprocess
 import sys
 import time
 
@@ -28,6 +36,7 @@ REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28
 
 def main():
     rules, new_rule, flood, slow, mark = [], False, None, 0, None
+    reference, drop = None, set()
     args = sys.argv[1:]
     while args:
         option = args.pop(0)
@@ -41,8 +50,23 @@ def main():
             slow = int(args.pop(0))
         elif option == "--mark":
             mark = args.pop(0)
+        elif option == "--reference":
+            reference = args.pop(0)
+        elif option == "--drop":
+            drop.add(args.pop(0))
         else:
             sys.exit("unknown option " + option)
+    proxy = None
+    if reference is not None:
+        proxy = subprocess.Popen(
+            [reference, "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+
+    def ask(line):
+        proxy.stdin.write(line if line.endswith(b"\n") else line + b"\n")
+        proxy.stdin.flush()
+        return json.loads(proxy.stdout.readline())
+
     seen = set()
     calls = 0
     out = sys.stdout.buffer
@@ -52,6 +76,9 @@ def main():
         request = json.loads(line)
         command = request.get("cmd")
         if command == "stop":
+            if proxy is not None:
+                proxy.stdin.close()
+                proxy.wait()
             return 0
         if command == "start":
             reply = {
@@ -63,6 +90,10 @@ def main():
                     "revisions": REVISIONS,
                 },
             }
+            if proxy is not None:
+                # The revisions the reference checks, as it was told them.
+                revisions = ask(line)["implementation"]["revisions"]
+                reply["implementation"]["revisions"] = revisions
             out.write(json.dumps(reply).encode() + b"\n")
             out.flush()
             continue
@@ -75,10 +106,18 @@ def main():
                 open(mark, "a").close()
                 mark = None
             time.sleep(slow / 1000)
-        diagnostics = [
+        diagnostics = []
+        if proxy is not None:
+            answer = ask(line)
+            if "diagnostics" not in answer:
+                out.write(json.dumps(answer).encode() + b"\n")
+                out.flush()
+                continue
+            diagnostics = [d for d in answer["diagnostics"] if d["rule"] not in drop]
+        diagnostics.extend(
             {"rule": rule, "path": "", "severity": "error", "message": "always"}
             for rule in rules
-        ]
+        )
         if new_rule:
             diagnostics.append(
                 {"rule": "x.new-%d" % calls, "path": "", "severity": "error", "message": "new"}
