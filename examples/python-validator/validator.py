@@ -57,7 +57,12 @@ def finding(rule, path, severity, message):
 def validate(document, revision, specification):
     """The findings for `document` served under `revision`."""
     if not isinstance(document, dict):
-        return [finding(SHAPE, "", "error", "the document must be a JSON object")]
+        # Nothing else can be checked, but a legacy revision still gets its
+        # warning, at the root.
+        findings = [finding(SHAPE, "", "error", "the document must be a JSON object")]
+        if revision in LEGACY_REVISIONS:
+            findings.append(finding(LEGACY, "", "warning", "MCP %s is a legacy revision" % revision))
+        return findings
     findings = []
 
     # mcpdesc.document.shape, in part: the three root members must be there.
