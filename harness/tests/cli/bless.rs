@@ -334,11 +334,7 @@ fn reminds_of_the_changelog_when_an_expectation_changes_unlisted() {
     let changelog = dir.path().join("suites/changelog.yaml");
     let text = fs::read_to_string(&changelog).unwrap();
     // Listed in the newest version, the first in the file.
-    let listed = text.replacen(
-        "  added:\n",
-        &format!("  added:\n    - \"{fixture}\"\n"),
-        1,
-    );
+    let listed = text.replacen("  added:\n", &format!("  added:\n    - \"{fixture}\"\n"), 1);
     assert_ne!(listed, text);
     fs::write(&changelog, listed).unwrap();
     let output = dry_run(dir.path());

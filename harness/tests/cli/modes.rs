@@ -100,7 +100,10 @@ fn a_document_whose_root_is_not_an_object_arrives_unchanged_in_every_mode() {
     let fixtures: Vec<PathBuf> = std::fs::read_dir(&folder)
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "json")
+        })
         .collect();
     assert!(fixtures.len() >= 5, "{fixtures:?}");
     let written = |path: &PathBuf| -> serde_json::Value {
@@ -112,7 +115,11 @@ fn a_document_whose_root_is_not_an_object_arrives_unchanged_in_every_mode() {
     let script = super::workspace().join("harness/tests/support/recording_validator.py");
     for mode in ["session", "oneshot"] {
         let dir = tempfile::tempdir().unwrap();
-        let line = format!("python3 {} {mode} {}", script.display(), dir.path().display());
+        let line = format!(
+            "python3 {} {mode} {}",
+            script.display(),
+            dir.path().display()
+        );
         let mut command = super::harness();
         command = command.args(["run", "--quiet", "--validator", &line, "--filter", pattern]);
         if mode == "oneshot" {
@@ -135,7 +142,12 @@ fn a_document_whose_root_is_not_an_object_arrives_unchanged_in_every_mode() {
                 .collect();
             assert!(!recorded.is_empty(), "{mode}: {case} never arrived");
             for path in recorded {
-                assert_eq!(written(&path), written(fixture), "{mode}: {}", path.display());
+                assert_eq!(
+                    written(&path),
+                    written(fixture),
+                    "{mode}: {}",
+                    path.display()
+                );
                 seen += 1;
             }
         }
@@ -148,6 +160,9 @@ fn a_document_whose_root_is_not_an_object_arrives_unchanged_in_every_mode() {
         let entry = set.get(set.find(&id).unwrap()).unwrap();
         let document = entry.fixture.document.as_ref().unwrap();
         assert_eq!(*document.value, written(fixture), "{id}");
-        assert!(entry.fixture.statement().is_some_and(|s| !s.is_empty()), "{id}");
+        assert!(
+            entry.fixture.statement().is_some_and(|s| !s.is_empty()),
+            "{id}"
+        );
     }
 }
