@@ -329,7 +329,7 @@ fn behaviour(set: &SuiteSet, shrunk: &Found) -> String {
 }
 
 /// The shrunk document with its `x-test` sentence first: a draft of the
-/// behaviour it tests ([`behaviour`]), under which revision, and how to
+/// behaviour it tests (`behaviour`), under which revision, and how to
 /// make the document again.
 pub fn fixture(
     set: &SuiteSet,

@@ -132,14 +132,14 @@ fn statement_problem(
                 ),
             ));
         }
-    } else if let Some(bytes) = statement_file {
-        if let Err(error) = std::str::from_utf8(bytes) {
-            return Some(broken(
-                set.tree.display_path(&statement_path),
-                None,
-                format!("the statement file is not UTF-8 text ({error})"),
-            ));
-        }
+    } else if let Some(bytes) = statement_file
+        && let Err(error) = std::str::from_utf8(bytes)
+    {
+        return Some(broken(
+            set.tree.display_path(&statement_path),
+            None,
+            format!("the statement file is not UTF-8 text ({error})"),
+        ));
     }
     if fixture
         .statement()

@@ -12,7 +12,7 @@
 //! fixture; `check` fails while a generated file differs from what the
 //! table makes. A variant that leaves a root that is not an object gets
 //! its sentence in a statement file beside it
-//! ([`STATEMENT_SUFFIX`](crate::suite::fixture::STATEMENT_SUFFIX)).
+//! ([`STATEMENT_SUFFIX`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
