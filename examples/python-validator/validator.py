@@ -60,9 +60,7 @@ def validate(document, revision, specification):
         # Nothing else can be checked, but a legacy revision still gets its
         # warning, at the root.
         findings = [finding(SHAPE, "", "error", "the document must be a JSON object")]
-        if revision in LEGACY_REVISIONS:
-            findings.append(finding(LEGACY, "", "warning", "MCP %s is a legacy revision" % revision))
-        return findings
+        return findings + legacy_warning(document, revision)
     findings = []
 
     # mcpdesc.document.shape, in part: the three root members must be there.
@@ -118,19 +116,18 @@ def validate(document, revision, specification):
                     )
                 )
 
-    # mcpdesc.protocol.legacy-validation-incomplete: a legacy revision only
-    # gets structural checks, and the report says so.
-    if revision in LEGACY_REVISIONS:
-        at = pointer("protocolVersions") if "protocolVersions" in document else ""
-        findings.append(
-            finding(
-                LEGACY,
-                at,
-                "warning",
-                "MCP %s is a legacy revision: only a few structural checks ran" % revision,
-            )
-        )
-    return findings
+    return findings + legacy_warning(document, revision)
+
+
+def legacy_warning(document, revision):
+    """mcpdesc.protocol.legacy-validation-incomplete: a legacy revision only
+    gets structural checks, and the report says so, at the root
+    `protocolVersions` or, without one, at the root."""
+    if revision not in LEGACY_REVISIONS:
+        return []
+    at = pointer("protocolVersions") if isinstance(document, dict) and "protocolVersions" in document else ""
+    message = "MCP %s is a legacy revision: only a few structural checks ran" % revision
+    return [finding(LEGACY, at, "warning", message)]
 
 
 def learn_revisions(listed):
