@@ -4,7 +4,7 @@
 //! tried before, so that a shrunk document is a fixture of its
 //! disagreement and not of a missing `info` as well.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::disagreement::PRIMITIVE_COLLECTIONS;
 
@@ -228,13 +228,12 @@ pub fn repairs(document: &Value, revision: &str, specification: &str) -> Vec<Rep
     if !scoped {
         put(&["protocolVersions"], json!([revision]));
     }
-    let object = |value: &Value| -> Option<Map<String, Value>> { value.as_object().cloned() };
     for collection in PRIMITIVE_COLLECTIONS {
         let Some(items) = root.get(collection).and_then(Value::as_array) else {
             continue;
         };
         for (at, primitive) in items.iter().enumerate() {
-            let Some(primitive) = object(primitive) else {
+            let Some(primitive) = primitive.as_object() else {
                 continue;
             };
             let at = at.to_string();
@@ -251,7 +250,7 @@ pub fn repairs(document: &Value, revision: &str, specification: &str) -> Vec<Rep
                 continue;
             };
             for (place, declaration) in declarations.iter().enumerate() {
-                let Some(declaration) = object(declaration) else {
+                let Some(declaration) = declaration.as_object() else {
                     continue;
                 };
                 let place_text = place.to_string();
