@@ -125,7 +125,9 @@ def legacy_warning(document, revision):
     `protocolVersions` or, without one, at the root."""
     if revision not in LEGACY_REVISIONS:
         return []
-    at = pointer("protocolVersions") if isinstance(document, dict) and "protocolVersions" in document else ""
+    at = ""
+    if isinstance(document, dict) and "protocolVersions" in document:
+        at = pointer("protocolVersions")
     message = "MCP %s is a legacy revision: only a few structural checks ran" % revision
     return [finding(LEGACY, at, "warning", message)]
 
