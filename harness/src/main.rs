@@ -250,6 +250,10 @@ struct CheckArgs {
     /// A suite working tree instead of the suite built into this binary.
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
+    /// Also list every requirement of the inventory: its section, kind and
+    /// state, and the rules that check it or why nothing does yet.
+    #[arg(long)]
+    requirements: bool,
 }
 
 #[derive(Debug, Args)]
@@ -1566,7 +1570,23 @@ fn check(args: CheckArgs) -> anyhow::Result<Status> {
     let cases = Selection::default().cases(&set).len();
     let mut out = io::stdout().lock();
     writeln!(out, "{}", coverage.render())?;
-    writeln!(out, "{pages}")?;
+    writeln!(out, "{pages}\n")?;
+    let inventory = &set.requirements;
+    write!(out, "{}", inventory.render_sections())?;
+    if args.requirements {
+        write!(out, "\n{}", inventory.render_requirements())?;
+    }
+    let total = inventory.coverage().total;
+    writeln!(
+        out,
+        "\n{} requirements, {} checkable on a document: {} covered ({:.1} %), {} partly, {} pending",
+        total.requirements,
+        total.checkable,
+        total.covered,
+        total.percent_covered(),
+        total.partial,
+        total.pending
+    )?;
     writeln!(
         out,
         "{} suites, {} rules, {fixtures} fixtures, {cases} cases; {} problems",
@@ -1595,6 +1615,8 @@ fn docs(args: DocsArgs) -> anyhow::Result<Status> {
         .filter(|problem| problem.kind == SuiteProblemKind::Broken)
         .cloned()
         .chain(mcpdesc_conformance::suite::check::rule_id_problems(&set))
+        // Pages made without the inventory would lose every "Required by".
+        .chain(mcpdesc_conformance::suite::requirements::load(&set.tree).err())
         .collect();
     if !blocking.is_empty() {
         eprint!("{}", report::problems(&blocking));

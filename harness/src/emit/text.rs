@@ -794,6 +794,7 @@ mod tests {
             rules: RuleIndex::default(),
             revisions,
             changelog: Default::default(),
+            requirements: Default::default(),
             problems: Vec::new(),
         }
     }

@@ -147,7 +147,7 @@ specification: 0.9.0
 rules:
   - {id: mcpdesc.a, title: t, summary: s, requirement: r, owner: mcpdesc, surface: s, path: p, kind: k,
      level: must, severity: error, status: internal, enforcement: internal, applicability: independent,
-     required-by: [], exercised-at: [""]}
+     exercised-at: [""]}
   - id: mcpdesc.b
     title: t
     summary: s
@@ -163,7 +163,6 @@ rules:
     applicability: {2024-11-05: applies, 2025-03-26: applies, 2025-06-18: not-applicable,
                     2025-11-25: not-applicable, 2026-07-28: not-applicable}
     exercised-at: [""]
-    required-by: []
 "#,
         )
         .unwrap();

@@ -6,6 +6,7 @@ use super::rule::applicability_cell;
 use super::{CONVENTIONS, INDEX, TREE_ROOT_FROM_SUITE_FOLDER, head, page_of};
 use crate::emit::markdown::{cell, code, inline, link_target, link_text, one_line};
 use crate::suite::catalog::Catalog;
+use crate::suite::requirements::Inventory;
 
 /// The index of one suite: what it covers and a table of its rules.
 pub(super) fn suite(catalog: &Catalog) -> String {
@@ -38,7 +39,7 @@ pub(super) fn suite(catalog: &Catalog) -> String {
 }
 
 /// The index of every suite, with the conventions page.
-pub(super) fn all(catalogs: &[&Catalog]) -> String {
+pub(super) fn all(catalogs: &[&Catalog], inventory: &Inventory) -> String {
     let mut page = head(
         "Rule reference",
         "Every rule of the conformance suites, by suite, and where their findings point.",
@@ -59,5 +60,11 @@ pub(super) fn all(catalogs: &[&Catalog]) -> String {
             catalog.rules.len(),
         );
     }
+    let _ = write!(
+        page,
+        "\n## Specification coverage\n\n{} [The requirements](requirements.md) lists each \
+         one, by section, with the rules that check it.\n",
+        super::requirements::summary(&inventory.coverage().total)
+    );
     page
 }

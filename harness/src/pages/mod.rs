@@ -6,7 +6,8 @@
 //! page per rule (summary, requirement, details, protocol applicability,
 //! required-by, based-on, decisions, and each example with the JSON it
 //! selects from its fixture), an index per suite, an index of the suites,
-//! and a conventions page that gathers where each kind of finding points,
+//! a page of the specification's requirements (the inventory, with what
+//! covers each), and a conventions page that gathers where each kind of finding points,
 //! from the catalogs' `conventions` and the decisions tagged with them.
 //!
 //! Everything on a page comes from the suite tree; the same tree always
@@ -17,6 +18,7 @@
 pub mod committed;
 mod conventions;
 mod index;
+mod requirements;
 mod rule;
 pub mod sync;
 
@@ -80,7 +82,7 @@ pub enum PageError {
 }
 
 /// The generated pages of a suite tree, by path relative to the pages'
-/// folder (`README.md`, `conventions.md`, `<suite>/README.md`,
+/// folder (`README.md`, `conventions.md`, `requirements.md`, `<suite>/README.md`,
 /// `<suite>/<rule ID>.md`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pages {
@@ -89,7 +91,7 @@ pub struct Pages {
 
 impl Pages {
     /// Makes every page of `set`: one per rule, an index per suite, the
-    /// index of the suites and the conventions page.
+    /// index of the suites, the requirements page and the conventions page.
     ///
     /// # Errors
     ///
@@ -113,13 +115,14 @@ impl Pages {
                     .collect::<Result<Vec<_>, _>>()?;
                 files.insert(
                     format!("{}/{}", catalog.suite, page_of(rule)),
-                    rule::render(catalog, rule, &examples),
+                    rule::render(catalog, rule, &examples, &set.requirements),
                 );
             }
             files.insert(format!("{}/{INDEX}", catalog.suite), index::suite(catalog));
         }
         let catalogs: Vec<_> = set.suites.iter().map(|suite| &suite.catalog).collect();
-        files.insert(INDEX.to_owned(), index::all(&catalogs));
+        files.insert(INDEX.to_owned(), index::all(&catalogs, &set.requirements));
+        files.insert(requirements::PAGE.to_owned(), requirements::render(set));
         files.insert(CONVENTIONS.to_owned(), conventions::render(&catalogs));
         Ok(Pages { files })
     }

@@ -7,9 +7,15 @@ use super::{CONVENTIONS, Shown, TREE_ROOT_FROM_SUITE_FOLDER, head};
 use crate::emit::markdown::{cell, code, fenced, inline, link_target, link_text, one_line};
 use crate::suite::catalog::{Applicability, Applies, Catalog, Rule};
 use crate::suite::fixture::Class;
+use crate::suite::requirements::Inventory;
 
 /// The page of `rule` from `catalog`, with its examples resolved.
-pub(super) fn render(catalog: &Catalog, rule: &Rule, examples: &[Shown<'_>]) -> String {
+pub(super) fn render(
+    catalog: &Catalog,
+    rule: &Rule,
+    examples: &[Shown<'_>],
+    inventory: &Inventory,
+) -> String {
     let catalog_file = format!("suites/{}.yaml", catalog.suite);
     let mut page = head(&rule.title, &rule.summary, &catalog_file);
     // Writing to a String cannot fail.
@@ -22,7 +28,11 @@ pub(super) fn render(catalog: &Catalog, rule: &Rule, examples: &[Shown<'_>]) -> 
     let _ = write!(page, "\n## Requirement\n\n{}\n", inline(&rule.requirement));
     details(&mut page, rule);
     applicability(&mut page, rule);
-    required_by(&mut page, rule);
+    let required =
+        super::requirements::required_by(inventory, &rule.id, &catalog.specification, "../");
+    if !required.is_empty() {
+        let _ = write!(page, "\n## Required by\n\n{required}");
+    }
     based_on(&mut page, rule);
     decisions(&mut page, catalog, rule);
     if !examples.is_empty() {
@@ -100,19 +110,6 @@ fn applicability(page: &mut String, rule: &Rule) {
             "\nThe rule applies under {} but no document can break it there (see the decisions).\n",
             under.join(", ")
         );
-    }
-}
-
-fn required_by(page: &mut String, rule: &Rule) {
-    if rule.required_by.is_empty() {
-        return;
-    }
-    page.push_str("\n## Required by\n\n");
-    for required in &rule.required_by {
-        let _ = writeln!(page, "* **{}**", one_line(&required.section));
-        for requirement in &required.requirements {
-            let _ = writeln!(page, "  * {}", inline(requirement));
-        }
     }
 }
 

@@ -151,8 +151,6 @@ pub struct Rule {
     /// (say why in a decision); coverage asks for no invalid case there.
     #[serde(default)]
     pub cannot_fire_under: Vec<Revision>,
-    /// The specification sections and named requirements it implements.
-    pub required_by: Vec<RequiredBy>,
     /// The normative sources it is based on.
     #[serde(default)]
     pub based_on: Vec<BasedOn>,
@@ -273,18 +271,6 @@ impl Applicability {
     pub fn is_independent(&self) -> bool {
         matches!(self, Applicability::Independent(_))
     }
-}
-
-/// A specification section, and the named requirements in it, that a rule
-/// implements.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RequiredBy {
-    /// The document and section (e.g. `MCP Description 0.9.0, Section 12.3`).
-    pub section: String,
-    /// Named requirements in it (e.g. `12. Elicitation Declarations: req-…`).
-    #[serde(default)]
-    pub requirements: Vec<String>,
 }
 
 /// A normative source a rule is based on.

@@ -73,14 +73,16 @@ pub fn rule_id_problems(set: &SuiteSet) -> Vec<SuiteProblem> {
 /// Everything wrong with the suite: the problems found while loading it
 /// (which include expectations that use rules outside the catalogs or
 /// outside their revision, or pointers that name nothing), fixtures that do
-/// not say what they test, coverage gaps, and the compiled form's problems
-/// ([`compiled_form`]).
+/// not say what they test, coverage gaps, the requirements inventory's
+/// problems ([`crate::suite::requirements::problems`]), and the compiled
+/// form's problems ([`compiled_form`]).
 pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
     let mut problems = set.problems.clone();
     #[cfg(feature = "reports")]
     problems.extend(compiled_form(&set.tree));
     problems.extend(rule_id_problems(set));
     problems.extend(crate::suite::matrices::problems(&set.tree));
+    problems.extend(crate::suite::requirements::problems(set));
     for suite in &set.suites {
         for entry in &suite.entries {
             let fixture = &entry.fixture;

@@ -10,6 +10,7 @@ pub mod coverage;
 pub mod expectation;
 pub mod fixture;
 pub mod matrices;
+pub mod requirements;
 pub mod tree;
 
 use std::collections::BTreeSet;
@@ -135,6 +136,11 @@ pub struct SuiteSet {
     /// newest is the suite's version. Empty when that file is broken (a
     /// suite problem).
     pub changelog: Changelog,
+    /// The requirements inventory (`suites/requirements.yaml`): every
+    /// normative statement of the specification and the rules that check
+    /// it. Empty when that file is missing or broken, which `check` and
+    /// `docs` report and `run` does not need.
+    pub requirements: requirements::Inventory,
     /// What is wrong with the suite tree; a non-empty list is a suite error.
     pub problems: Vec<SuiteProblem>,
 }
@@ -175,6 +181,9 @@ impl SuiteSet {
             problems.push(error);
             Changelog::default()
         });
+        // Judging needs no inventory: a suite tree without one still runs,
+        // and `check` and `docs` report it (`requirements::problems`).
+        let inventory = requirements::load(&tree).unwrap_or_default();
         // Catalogs first, all of them: checking an expectation needs every
         // rule of every suite.
         let mut catalogs = Vec::new();
@@ -186,15 +195,22 @@ impl SuiteSet {
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {
-            if path == REVISIONS_FILE || path == CHANGELOG_FILE || path == matrices::MATRICES_FILE {
+            if [
+                REVISIONS_FILE,
+                CHANGELOG_FILE,
+                matrices::MATRICES_FILE,
+                requirements::REQUIREMENTS_FILE,
+            ]
+            .contains(&path)
+            {
                 continue;
             }
             let display = tree.display_path(path);
             let Some(stem) = catalog_stem(path) else {
                 problems.push(problem(
                     &display,
-                    "only `<suite>.yaml` catalogs, `revisions.yaml`, `changelog.yaml` and \
-                     `matrices.yaml` belong in `suites/`",
+                    "only `<suite>.yaml` catalogs, `revisions.yaml`, `changelog.yaml`, \
+                     `matrices.yaml` and `requirements.yaml` belong in `suites/`",
                 ));
                 continue;
             };
@@ -306,6 +322,7 @@ impl SuiteSet {
             rules,
             revisions,
             changelog,
+            requirements: inventory,
             problems,
         }
     }

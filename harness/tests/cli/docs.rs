@@ -70,12 +70,16 @@ fn docs_into(dir: &Path) -> std::process::Output {
 }
 
 #[test]
-fn writes_a_page_per_rule_an_index_per_suite_and_the_conventions_page() {
+fn writes_a_page_per_rule_an_index_per_suite_the_conventions_and_the_requirements() {
     let out = tempfile::tempdir().unwrap();
     let output = docs_into(out.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     let set = SuiteSet::load(SuiteTree::embedded());
-    let mut wanted = vec!["README.md".to_owned(), "conventions.md".to_owned()];
+    let mut wanted = vec![
+        "README.md".to_owned(),
+        "conventions.md".to_owned(),
+        "requirements.md".to_owned(),
+    ];
     for suite in &set.suites {
         let name = &suite.catalog.suite;
         wanted.push(format!("{name}/README.md"));
@@ -132,7 +136,10 @@ fn a_rule_page_has_the_shape_of_the_published_pages() {
         "\n## Requirement\n",
         "**Rule ID:** `mcp.elicitation.protocol-version`  \n**Owner:** mcp  \n**Surface:** ElicitRequest · **Path:** `mode`  \n**Kind:** structural  \n**Requirement level:** must  \n**Severity:** error  \n**Status:** internal · **Enforcement:** internal\n",
         "\n## Protocol version applicability\n\n| 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 |\n| --- | --- | --- | --- | --- |\n| applies | applies | applies | applies | applies |\n",
-        "\n## Required by\n\n* **MCP Description 0.9.0, Sections 9.4 and 12.5**\n  * 12\\. Elicitation Declarations: req-elicitation-protocol-versions\n",
+        // The seed page names Sections 9.4 and 12.5 of the 0.9.0 draft; the
+        // suite has Section 12 of that draft and the rest from 0.8.0.
+        "\n## Required by\n\n* **MCP Description 0.9.0, Section 12.5**\n  * 12\\. Elicitation Declarations: [req-elicitation-protocol-versions](../requirements.md#req-elicitation-protocol-versions) — ",
+        "\n* **MCP Description 0.8.0, Sections 9.4, ",
         "\n## Based on\n\n* **Tier 1 — MCP schema.ts and normative specification text:** MCP 2025-03-26 schema.ts",
         "\n## Decisions\n",
         "(conventions: [finding-count](../conventions.md#finding-count), [interaction-step](../conventions.md#interaction-step))",
