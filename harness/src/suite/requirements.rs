@@ -444,6 +444,7 @@ pub fn problems(set: &SuiteSet) -> Vec<SuiteProblem> {
     if let Err(problem) = load(tree) {
         return vec![problem];
     }
+    let catalogs_complete = every_catalog_loaded(set);
     let mut problems = Vec::new();
     let mut report = |pointer: String, message: String| {
         problems.push(SuiteProblem {
@@ -541,14 +542,18 @@ pub fn problems(set: &SuiteSet) -> Vec<SuiteProblem> {
             _ => {}
         }
         for (rule_index, rule) in requirement.rules.iter().enumerate() {
-            if set.rules.get(rule).is_none() {
+            // With a catalog that did not load, its rules are unknown here;
+            // that catalog's own problem says what is wrong.
+            if catalogs_complete && set.rules.get(rule).is_none() {
                 report(
                     format!("{at}/rules/{rule_index}"),
                     format!("`{id}` names rule `{rule}`, which is in no catalog"),
                 );
             }
         }
-        for (fixture_index, fixture) in requirement.accepted_by.iter().enumerate() {
+        // Likewise for the fixtures of a suite whose catalog did not load.
+        let accepted_by = requirement.accepted_by.iter().filter(|_| catalogs_complete);
+        for (fixture_index, fixture) in accepted_by.enumerate() {
             let valid = set
                 .find(fixture)
                 .and_then(|index| set.get(index))
@@ -571,8 +576,32 @@ pub fn problems(set: &SuiteSet) -> Vec<SuiteProblem> {
             );
         }
     }
-    problems.extend(unrequired_rules(set));
+    if catalogs_complete {
+        problems.extend(unrequired_rules(set));
+    }
     problems
+}
+
+/// Whether every catalog file of the tree (`suites/<suite>.yaml`, beside
+/// the suite's other data files) became a suite of `set`.
+fn every_catalog_loaded(set: &SuiteSet) -> bool {
+    let data = [
+        crate::suite::REVISIONS_FILE,
+        crate::suite::CHANGELOG_FILE,
+        crate::suite::matrices::MATRICES_FILE,
+        REQUIREMENTS_FILE,
+    ];
+    let catalogs = set
+        .tree
+        .under("suites/")
+        .filter(|(path, _)| !data.contains(path))
+        .count();
+    let refused = set
+        .tree
+        .refused()
+        .filter(|(path, _)| path.starts_with("suites/"))
+        .count();
+    refused == 0 && catalogs == set.suites.len()
 }
 
 /// A problem, at the rule in its catalog, for each rule that no
