@@ -195,14 +195,7 @@ impl SuiteSet {
             .map(str::to_owned)
             .collect();
         for (path, bytes) in tree.under("suites/") {
-            if [
-                REVISIONS_FILE,
-                CHANGELOG_FILE,
-                matrices::MATRICES_FILE,
-                requirements::REQUIREMENTS_FILE,
-            ]
-            .contains(&path)
-            {
+            if DATA_FILES.contains(&path) {
                 continue;
             }
             let display = tree.display_path(path);
@@ -366,6 +359,15 @@ impl SuiteProblem {
 
 /// Where a suite tree lists its MCP revisions.
 pub const REVISIONS_FILE: &str = "suites/revisions.yaml";
+
+/// The files of `suites/` that are the suite's data, not catalogs: every
+/// other `suites/<name>.yaml` is the catalog of suite `<name>`.
+pub(crate) const DATA_FILES: [&str; 4] = [
+    REVISIONS_FILE,
+    CHANGELOG_FILE,
+    matrices::MATRICES_FILE,
+    requirements::REQUIREMENTS_FILE,
+];
 
 pub use changelog::CHANGELOG_FILE;
 use changelog::Changelog;

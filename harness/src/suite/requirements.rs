@@ -585,16 +585,10 @@ pub fn problems(set: &SuiteSet) -> Vec<SuiteProblem> {
 /// Whether every catalog file of the tree (`suites/<suite>.yaml`, beside
 /// the suite's other data files) became a suite of `set`.
 fn every_catalog_loaded(set: &SuiteSet) -> bool {
-    let data = [
-        crate::suite::REVISIONS_FILE,
-        crate::suite::CHANGELOG_FILE,
-        crate::suite::matrices::MATRICES_FILE,
-        REQUIREMENTS_FILE,
-    ];
     let catalogs = set
         .tree
         .under("suites/")
-        .filter(|(path, _)| !data.contains(path))
+        .filter(|(path, _)| !crate::suite::DATA_FILES.contains(path))
         .count();
     let refused = set
         .tree
