@@ -59,13 +59,22 @@ impl<'a> Scope<'a> {
     }
 
     /// What is wrong with an explicit scope declared inside this one, if
-    /// anything: it must be non-empty and its strings must be entries of this
-    /// scope. Entries that are not strings are left to the caller, since
-    /// which rule owns them depends on the level. Inside [`Scope::All`] the
-    /// allowed entries are the known revisions.
+    /// anything: it must be non-empty, name each revision once, and its
+    /// strings must be entries of this scope. Entries that are not strings
+    /// are left to the caller, since which rule owns them depends on the
+    /// level. Inside [`Scope::All`] the allowed entries are the known
+    /// revisions.
     fn problem_with(self, explicit: &[Value]) -> Option<&'static str> {
         if explicit.is_empty() {
             return Some("an explicit protocolVersions must not be empty");
+        }
+        let mut seen = HashSet::new();
+        if !explicit
+            .iter()
+            .filter_map(Value::as_str)
+            .all(|text| seen.insert(text))
+        {
+            return Some("an explicit protocolVersions names a revision twice");
         }
         let outside = match self {
             Scope::All(known) => explicit
@@ -136,7 +145,7 @@ mod tests {
     #[test]
     fn subsets_of_the_containing_scope_pass() {
         let doc = with(json!({"tools": [tool(json!({
-            "protocolVersions": ["2025-11-25", "2025-11-25"],
+            "protocolVersions": ["2025-11-25", "2026-07-28"],
             "elicitations": [form(json!({"protocolVersions": ["2025-11-25"]}))]
         }))]}));
         assert_findings(&doc, R2025_11_25, &[]);
@@ -164,6 +173,7 @@ mod tests {
                 (PRIM, "/tools/1/protocolVersions", E),
                 (PRIM, "/tools/2/protocolVersions", E),
                 (PRIM, "/tools/3/protocolVersions", E),
+                (PRIM, "/tools/4/protocolVersions", E),
             ],
         );
     }
@@ -214,7 +224,11 @@ mod tests {
                     form(json!({"name": "a", "protocolVersions": ["2025-11-25"]})),
                     form(json!({"name": "b", "protocolVersions": ["2026-07-28"]})),
                     form(json!({"name": "c", "protocolVersions": []})),
-                    form(json!({"name": "e"}))
+                    form(json!({"name": "d", "protocolVersions": ["2025-11-25", "2025-11-25"]})),
+                    form(json!({"name": "e"})),
+                    // Only strings can repeat a revision; a non-string
+                    // entry is a shape problem, and the string is listed once.
+                    form(json!({"name": "f", "protocolVersions": [1, 1, "2025-11-25"]}))
                 ]
             }))]
         }));
@@ -224,6 +238,12 @@ mod tests {
             &[
                 (DECL, "/tools/0/elicitations/1/protocolVersions", E),
                 (DECL, "/tools/0/elicitations/2/protocolVersions", E),
+                (DECL, "/tools/0/elicitations/3/protocolVersions", E),
+                (
+                    crate::rule::ELICITATION_SHAPE,
+                    "/tools/0/elicitations/5/protocolVersions",
+                    E,
+                ),
             ],
         );
     }
