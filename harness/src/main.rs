@@ -637,7 +637,7 @@ fn remind_of_the_changelog(set: &SuiteSet, changes: &[bless::Change]) {
     }
     eprintln!(
         "note: the expectations of {} fixture(s) changed, and {} (the suite's newest version, \
-         {}) does not list them: {}; list them in its `added` or `changed`, or start a new \
+         {}) does not list them: {}; list them in its `added`, `changed` or `removed`, or start a new \
          version, so that a validator's CI can tell the change from a regression",
         unlisted.len(),
         mcpdesc_conformance::suite::CHANGELOG_FILE,

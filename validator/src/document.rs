@@ -2,11 +2,12 @@
 //!
 //! [`Document::read`] walks the root once and keeps what the other rule
 //! families share: the root scope, the primitives with their effective
-//! scopes, and the schema components references point into.
+//! scopes, and the components Reference Objects resolve in.
 
 use mcpdesc_protocol::Revisions;
 use serde_json::{Map, Value};
 
+use crate::component::Components;
 use crate::pointer::Pointer;
 use crate::primitive::{self, Primitive};
 use crate::report::Report;
@@ -25,6 +26,8 @@ pub(crate) struct Document<'a> {
     pub(crate) scope: Scope<'a>,
     /// Every primitive that is an object, in document order.
     pub(crate) primitives: Vec<Primitive<'a>>,
+    /// The namespaces of `components` that Reference Objects resolve in.
+    pub(crate) components: Components<'a>,
 }
 
 impl<'a> Document<'a> {
@@ -39,16 +42,8 @@ impl<'a> Document<'a> {
             root,
             scope,
             primitives,
+            components: Components::read(root),
         }
-    }
-
-    /// `components.schemas`, when both are objects.
-    pub(crate) fn schemas(&self) -> Option<&'a Map<String, Value>> {
-        self.root?
-            .get("components")?
-            .as_object()?
-            .get("schemas")?
-            .as_object()
     }
 }
 
@@ -102,26 +97,16 @@ pub(crate) fn check(value: &Value, report: &mut Report) {
     check_components(root, &at, report);
 }
 
-/// `components` and `components.schemas`, when present, are objects. Only
-/// the containers are checked: a component that no `requestedSchema`
-/// references is not, as the catalog decides.
+/// `components`, when present, is an object; what it holds is the
+/// component rules' business.
 fn check_components(root: &Map<String, Value>, at: &Pointer, report: &mut Report) {
-    let at = at.key("components");
-    let components = match root.get("components") {
-        None => return,
-        Some(Value::Object(components)) => components,
-        Some(_) => {
-            report.error(rule::DOCUMENT_SHAPE, &at, "`components` must be an object");
-            return;
-        }
-    };
-    if let Some(schemas) = components.get("schemas")
-        && !schemas.is_object()
+    if let Some(components) = root.get("components")
+        && !components.is_object()
     {
         report.error(
             rule::DOCUMENT_SHAPE,
-            &at.key("schemas"),
-            "`components.schemas` must be an object",
+            &at.key("components"),
+            "`components` must be an object",
         );
     }
 }
@@ -217,20 +202,13 @@ mod tests {
     }
 
     #[test]
-    fn components_and_their_schemas_must_be_objects() {
+    fn components_must_be_an_object() {
         for components in [json!([]), json!("schemas"), json!(null)] {
             // `with` drops null members, so the member is set directly.
             let mut doc = base();
             doc["components"] = components;
             assert_findings(&doc, R2025_11_25, &[(SHAPE, "/components", E)]);
         }
-        for schemas in [json!([{}]), json!(1), json!(null)] {
-            let mut doc = base();
-            doc["components"] = json!({"schemas": schemas});
-            assert_findings(&doc, R2025_11_25, &[(SHAPE, "/components/schemas", E)]);
-        }
-        let doc = with(json!({"components": {"schemas": {"a": 7}, "other": 1}}));
-        assert_findings(&doc, R2025_11_25, &[]);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod component;
 mod document;
 mod elicitation;
 pub mod pointer;
@@ -19,6 +20,7 @@ mod protocol;
 mod report;
 pub mod rule;
 mod scope;
+mod tag;
 mod value;
 
 use std::collections::BTreeSet;
@@ -51,6 +53,8 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
         primitive::check(root, model.scope, &mut report);
     }
     elicitation::check(&model, revision, &mut report);
+    tag::check(&model, &mut report);
+    component::check(&model, &mut report);
     report.finish()
 }
 

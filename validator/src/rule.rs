@@ -50,10 +50,6 @@ pub const ELICITATION_MODE_MEMBERS: &str = "mcpdesc.elicitation.mode-members";
 /// A URL-mode `url` is a syntactically valid RFC 3986 URI.
 pub const ELICITATION_URL: &str = "mcpdesc.elicitation.url";
 
-/// A Reference Object in `requestedSchema` targets a schema component,
-/// resolves, and does not cycle.
-pub const ELICITATION_FORM_SCHEMA_REFERENCE: &str = "mcpdesc.elicitation.form-schema.reference";
-
 /// A form schema is a flat object of primitive schemas that some MCP revision
 /// defines.
 pub const ELICITATION_FORM_SCHEMA_VOCABULARY: &str = "mcp.elicitation.form-schema.vocabulary";
@@ -74,16 +70,51 @@ pub const ELICITATION_PROTOCOL_SCOPE: &str = "mcpdesc.elicitation.protocol-scope
 /// MCP 2025-11-25, in declarations and in Tool interaction steps.
 pub const ELICITATION_PROTOCOL_VERSION: &str = "mcp.elicitation.protocol-version";
 
+/// The root `tags` is a non-empty array of Tag Objects with non-empty
+/// string names.
+pub const TAG_CATALOGUE: &str = "mcpdesc.tag.catalogue";
+
+/// No two catalogue entries share a name.
+pub const TAG_NAME_UNIQUE: &str = "mcpdesc.tag.name-unique";
+
+/// A primitive's `tags` is a non-empty array of distinct strings.
+pub const TAG_REFERENCE_LIST: &str = "mcpdesc.tag.reference-list";
+
+/// With a root catalogue, every tag a primitive names is declared in it.
+pub const TAG_DECLARED: &str = "mcpdesc.tag.declared";
+
+/// A present `components` is a non-empty object of the five namespaces
+/// and `x-` extensions; each namespace is a non-empty map of objects, and an
+/// example component declares no `protocolVersions`.
+pub const COMPONENT_STRUCTURE: &str = "mcpdesc.component.structure";
+
+/// Every component name matches `^[A-Za-z0-9._-]+$`.
+pub const COMPONENT_NAME: &str = "mcpdesc.component.name";
+
+/// A Reference Object holds `$componentRef` alone, a string
+/// `#/components/<namespace>/<name>` with a known namespace and a valid name.
+pub const REFERENCE_SYNTAX: &str = "mcpdesc.reference.syntax";
+
+/// A Reference Object names the namespace its place takes.
+pub const REFERENCE_NAMESPACE: &str = "mcpdesc.reference.namespace";
+
+/// The component a Reference Object names exists.
+pub const REFERENCE_TARGET: &str = "mcpdesc.reference.target";
+
+/// No chain of component references comes back to where it started.
+pub const REFERENCE_CYCLE: &str = "mcpdesc.reference.cycle";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
     ELICITATION_FORM_SCHEMA_VOCABULARY,
     ELICITATION_PROTOCOL_VERSION,
+    COMPONENT_NAME,
+    COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,
     DOCUMENT_SPECIFICATION_VERSION,
     ELICITATION_DECLARATIONS,
     ELICITATION_FORM_SCHEMA_CONSISTENCY,
-    ELICITATION_FORM_SCHEMA_REFERENCE,
     ELICITATION_MODE,
     ELICITATION_MODE_MEMBERS,
     ELICITATION_NAME,
@@ -96,6 +127,14 @@ pub const ALL: &[&str] = &[
     PRIMITIVE_SHAPE,
     PROTOCOL_VERSIONS_KNOWN,
     PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,
+    REFERENCE_CYCLE,
+    REFERENCE_NAMESPACE,
+    REFERENCE_SYNTAX,
+    REFERENCE_TARGET,
+    TAG_CATALOGUE,
+    TAG_DECLARED,
+    TAG_NAME_UNIQUE,
+    TAG_REFERENCE_LIST,
 ];
 
 #[cfg(test)]

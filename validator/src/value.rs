@@ -8,6 +8,23 @@ use std::collections::HashSet;
 
 use serde_json::{Number, Value};
 
+/// Whether `member` names a specification extension (Sections 3.7 and
+/// 14.1): it starts with `x-`, compared case-sensitively, so `X-a` is an
+/// ordinary (and, on a closed object, unknown) member.
+pub(crate) fn is_extension(member: &str) -> bool {
+    member.starts_with("x-")
+}
+
+/// Whether `name` is a local name, `^[A-Za-z0-9._-]+$` matched against
+/// the whole name: Elicitation Declaration names (Section 12.2) and
+/// component names (Section 17.1).
+pub(crate) fn is_local_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
 /// Whether `value` is an array whose entries are all strings (the
 /// specification's `array<string>`).
 pub(crate) fn is_string_array(value: &Value) -> bool {

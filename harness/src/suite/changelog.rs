@@ -158,11 +158,12 @@ impl Changelog {
 
 impl Release {
     /// Whether this version lists the case `id` (`<fixture ID>@<revision>`)
-    /// among those it added or changed.
+    /// among those it added, changed or removed.
     pub fn lists(&self, id: &str) -> bool {
         self.added
             .iter()
             .chain(&self.changed)
+            .chain(&self.removed)
             .any(|pattern| lists(pattern, id))
     }
 }
@@ -215,6 +216,10 @@ mod tests {
         assert_eq!(log.problems(), []);
         assert!(log.releases[0].lists("document/expected-valid/minimal.json@2025-06-18"));
         assert!(!log.releases[0].lists("document/expected-invalid/missing-info.json@2025-06-18"));
+        // A removed fixture is listed too: its expectation file goes with it.
+        let mut removing = release("0.11.0", "2026-12-03");
+        removing.removed = vec!["document/expected-invalid/missing-info.json".into()];
+        assert!(removing.lists("document/expected-invalid/missing-info.json@2025-06-18"));
     }
 
     #[test]

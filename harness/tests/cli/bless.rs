@@ -327,7 +327,10 @@ fn reminds_of_the_changelog_when_an_expectation_changes_unlisted() {
     assert_contains(
         &stderr_of(&output),
         &[
-            "note: the expectations of 1 fixture(s) changed, and suites/changelog.yaml (the suite's newest version, 0.3.0) does not list them",
+            &format!(
+                "note: the expectations of 1 fixture(s) changed, and suites/changelog.yaml (the suite's newest version, {}) does not list them",
+                suite_version_and_rules().0
+            ),
             &format!("`{fixture}`"),
         ],
     );

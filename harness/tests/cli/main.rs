@@ -24,6 +24,15 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// The built-in suite's version (its changelog's newest) and its number of
+/// rules, which reports, statements and reminders carry: read from the
+/// suite, so that growing it does not rewrite these tests.
+fn suite_version_and_rules() -> (String, usize) {
+    use mcpdesc_conformance::suite::{SuiteSet, tree::SuiteTree};
+    let set = SuiteSet::load(SuiteTree::embedded());
+    (set.changelog.version().to_owned(), set.rules.iter().count())
+}
+
 /// A fresh copy of the suite tree (suites/, fixtures/, expected/).
 fn suite_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

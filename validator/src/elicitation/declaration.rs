@@ -40,9 +40,6 @@ const MEMBERS: [(&str, Type); 9] = [
 /// The members that must not be empty when they are strings.
 const TEXTS: [&str; 4] = ["message", "when", "onDecline", "onCancel"];
 
-/// The prefix of specification extensions, which are never checked.
-const EXTENSION_PREFIX: &str = "x-";
-
 /// Runs the member rules on the declarations of one primitive.
 pub(super) fn check(declarations: &[Declaration<'_>], report: &mut Report) {
     let mut names = HashSet::new();
@@ -93,7 +90,7 @@ fn check_shape(declaration: &Declaration<'_>, report: &mut Report) {
             .iter()
             .find_map(|&(name, expected)| (name == member).then_some(expected));
         let problem = match expected {
-            None if member.starts_with(EXTENSION_PREFIX) => None,
+            None if crate::value::is_extension(member) => None,
             None => Some(format!("`{member}` is not a declaration member")),
             Some(Type::Mode) => None,
             Some(Type::String) if !value.is_string() => {
@@ -118,11 +115,7 @@ fn check_name(declaration: &Declaration<'_>, report: &mut Report) {
     let Some(Value::String(name)) = declaration.object.get("name") else {
         return;
     };
-    let valid = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !valid {
+    if !crate::value::is_local_name(name) {
         report.error(
             rule::ELICITATION_NAME,
             &declaration.pointer.key("name"),

@@ -2,23 +2,23 @@
 //!
 //! The schema rules run only when `mode` is exactly `"form"` and
 //! `requestedSchema` is an object. A Reference Object is resolved first; a
-//! reference that cannot be resolved is reported by its own rule and the
-//! other schema rules skip the declaration. Everything found inside a
-//! referenced schema is reported at the reference site.
+//! reference that cannot be resolved is reported by the reference rules
+//! (`crate::component`) and the schema rules skip the declaration.
+//! Everything found inside a referenced schema is reported at the
+//! reference site.
 
 mod consistency;
 mod protocol_shape;
-mod reference;
 mod vocabulary;
 
 use mcpdesc_protocol::Revision;
 use serde_json::Value;
 
 use super::{Declaration, Mode};
+use crate::component::{self, Namespace};
 use crate::document::Document;
 use crate::pointer::Pointer;
 use crate::report::Report;
-use crate::rule;
 
 /// The declaration member that holds the schema.
 const MEMBER: &str = "requestedSchema";
@@ -63,26 +63,20 @@ pub(super) fn check(
     if declaration.mode != Mode::Form {
         return;
     }
-    let Some(Value::Object(written)) = declaration.object.get(MEMBER) else {
+    let Some(written @ Value::Object(_)) = declaration.object.get(MEMBER) else {
         return;
     };
     let at = declaration.pointer.key(MEMBER);
-    let (schema, referenced) = match reference::resolve(written, document.schemas()) {
-        Ok(reference::Target::Inline) => (written, false),
-        Ok(reference::Target::Component(Value::Object(schema))) => (schema, true),
-        Ok(reference::Target::Component(_)) => {
-            report.error(
-                rule::ELICITATION_FORM_SCHEMA_VOCABULARY,
-                &at,
-                "the referenced schema must be an object",
-            );
-            return;
-        }
-        Err(message) => {
-            report.error(rule::ELICITATION_FORM_SCHEMA_REFERENCE, &at, message);
-            return;
-        }
+    let components = &document.components;
+    component::check_reference(written, Namespace::Schemas, &at, components, report);
+    // A reference that does not resolve, or resolves to a component that
+    // is not an object, is reported by the component rules alone.
+    let Some(Value::Object(schema)) = components.resolve(written, Namespace::Schemas) else {
+        return;
     };
+    let referenced = written
+        .as_object()
+        .is_some_and(|object| object.contains_key(component::REFERENCE));
     let site = Site {
         schema: at,
         referenced,
