@@ -13,6 +13,7 @@ use crate::primitive::{self, Primitive};
 use crate::report::Report;
 use crate::rule;
 use crate::scope::{self, Scope};
+use crate::value::is_extension;
 
 /// The MCP Description version this validator targets.
 pub(crate) const SPECIFICATION: &str = mcpdesc_protocol::SPECIFICATION_VERSION;
@@ -95,6 +96,49 @@ pub(crate) fn check(value: &Value, report: &mut Report) {
     }
 
     check_components(root, &at, report);
+    check_root_members(root, report);
+}
+
+/// Every member the root may hold (Section 3.2), besides `x-` extensions.
+const ROOT_MEMBERS: [&str; 15] = [
+    "$schema",
+    "mcpdesc",
+    "info",
+    "protocolVersions",
+    "instructions",
+    "transports",
+    "securitySchemes",
+    "security",
+    "components",
+    "capabilities",
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "tags",
+];
+
+/// The root is closed (Section 3.8): a member outside the table of Section
+/// 3.2 that is not an `x-` extension is an error at that member; `$schema`
+/// and `instructions` are strings.
+fn check_root_members(root: &Map<String, Value>, report: &mut Report) {
+    let at = Pointer::root();
+    for (member, value) in root {
+        if !is_extension(member) && !ROOT_MEMBERS.contains(&member.as_str()) {
+            report.error(
+                rule::DOCUMENT_SHAPE,
+                &at.key(member),
+                format!("the document root has no member `{member}`"),
+            );
+        }
+        if matches!(member.as_str(), "$schema" | "instructions") && !value.is_string() {
+            report.error(
+                rule::DOCUMENT_SHAPE,
+                &at.key(member),
+                format!("`{member}` must be a string"),
+            );
+        }
+    }
 }
 
 /// `components`, when present, is an object; what it holds is the
@@ -111,7 +155,11 @@ fn check_components(root: &Map<String, Value>, at: &Pointer, report: &mut Report
     }
 }
 
-/// `info.name` and `info.version`: present, strings, not empty.
+/// The Info Object (Section 5): `name` and `version` present, strings, not
+/// empty; the optional members of the table with their types; `contact` and
+/// `license` as their tables say; nothing else but `x-` extensions.
+/// `icons` is `mcpdesc.icon.shape`'s, and whether a URI member holds a URI
+/// is `mcpdesc.value.uri`'s.
 fn check_info(info: &Map<String, Value>, at: &Pointer, report: &mut Report) {
     for member in ["name", "version"] {
         match info.get(member) {
@@ -131,6 +179,80 @@ fn check_info(info: &Map<String, Value>, at: &Pointer, report: &mut Report) {
                 &at.key(member),
                 format!("`info.{member}` must be a string"),
             ),
+        }
+    }
+    for (member, value) in info {
+        let problem = match member.as_str() {
+            "name" | "version" | "icons" => None,
+            "title" | "description" | "id" | "websiteUrl" => {
+                (!value.is_string()).then(|| format!("`info.{member}` must be a string"))
+            }
+            "contact" => match value {
+                Value::Object(contact) => {
+                    check_closed(
+                        contact,
+                        &at.key(member),
+                        &["name", "url", "email"],
+                        &[],
+                        report,
+                    );
+                    None
+                }
+                _ => Some("`info.contact` must be an object".to_owned()),
+            },
+            "license" => match value {
+                Value::Object(license) => {
+                    check_closed(
+                        license,
+                        &at.key(member),
+                        &["name", "url"],
+                        &["name"],
+                        report,
+                    );
+                    None
+                }
+                _ => Some("`info.license` must be an object".to_owned()),
+            },
+            _ if is_extension(member) => None,
+            _ => Some(format!("the Info Object has no member `{member}`")),
+        };
+        if let Some(problem) = problem {
+            report.error(rule::DOCUMENT_SHAPE, &at.key(member), problem);
+        }
+    }
+}
+
+/// A closed object whose members are all strings: the Contact and License
+/// Objects (Sections 5.2, 5.3). A missing required member is reported at
+/// the object, a member of another type or not in `members` (and not an
+/// `x-` extension) at the member.
+fn check_closed(
+    object: &Map<String, Value>,
+    at: &Pointer,
+    members: &[&str],
+    required: &[&str],
+    report: &mut Report,
+) {
+    for member in required {
+        if !object.contains_key(*member) {
+            report.error(rule::DOCUMENT_SHAPE, at, format!("`{member}` is missing"));
+        }
+    }
+    for (member, value) in object {
+        if members.contains(&member.as_str()) {
+            if !value.is_string() {
+                report.error(
+                    rule::DOCUMENT_SHAPE,
+                    &at.key(member),
+                    format!("`{member}` must be a string"),
+                );
+            }
+        } else if !is_extension(member) {
+            report.error(
+                rule::DOCUMENT_SHAPE,
+                &at.key(member),
+                format!("no member `{member}` is defined here"),
+            );
         }
     }
 }
@@ -212,13 +334,53 @@ mod tests {
     }
 
     #[test]
-    fn unknown_and_extension_root_members_are_accepted() {
+    fn the_root_is_closed_but_for_extensions() {
         let doc = with(json!({
             "x-anything": {"deep": [1]},
             "transports": 5,
             "security": "whatever",
-            "somethingElse": null
+            "somethingElse": 0,
+            "X-upper": 1,
+            "$schema": 7,
+            "instructions": "Ask first."
         }));
-        assert_findings(&doc, R2025_11_25, &[]);
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/$schema", E),
+                (SHAPE, "/X-upper", E),
+                (SHAPE, "/somethingElse", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn info_members_contact_and_license() {
+        let doc = with(json!({"info": {
+            "name": "n", "version": "1", "title": 1, "description": "d", "id": [],
+            "websiteUrl": "https://example.com", "x-a": 1, "summary": "s",
+            "contact": {"name": "c", "email": 3, "phone": "1", "x-b": 2},
+            "license": {"url": "https://example.com"}
+        }}));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/info/contact/email", E),
+                (SHAPE, "/info/contact/phone", E),
+                (SHAPE, "/info/id", E),
+                (SHAPE, "/info/license", E),
+                (SHAPE, "/info/summary", E),
+                (SHAPE, "/info/title", E),
+            ],
+        );
+        let doc =
+            with(json!({"info": {"name": "n", "version": "1", "contact": [], "license": "MIT"}}));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[(SHAPE, "/info/contact", E), (SHAPE, "/info/license", E)],
+        );
     }
 }

@@ -14,6 +14,7 @@
 mod component;
 mod document;
 mod elicitation;
+mod icon;
 pub mod pointer;
 mod primitive;
 mod protocol;
@@ -55,6 +56,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     elicitation::check(&model, revision, &mut report);
     tag::check(&model, &mut report);
     component::check(&model, &mut report);
+    icon::check(&model, &mut report);
     report.finish()
 }
 

@@ -104,6 +104,14 @@ pub const REFERENCE_TARGET: &str = "mcpdesc.reference.target";
 /// No chain of component references comes back to where it started.
 pub const REFERENCE_CYCLE: &str = "mcpdesc.reference.cycle";
 
+/// An `icons` list is a non-empty array of Icon Objects: a string `src`,
+/// optional string `mimeType`, string-array `sizes` and `light` or `dark`
+/// `theme`, and nothing else but `x-` extensions.
+pub const ICON_SHAPE: &str = "mcpdesc.icon.shape";
+
+/// A string member the specification types as a URI is an RFC 3986 URI.
+pub const VALUE_URI: &str = "mcpdesc.value.uri";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
@@ -123,6 +131,7 @@ pub const ALL: &[&str] = &[
     ELICITATION_SHAPE,
     ELICITATION_TEXT,
     ELICITATION_URL,
+    ICON_SHAPE,
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
     PROTOCOL_VERSIONS_KNOWN,
@@ -135,6 +144,7 @@ pub const ALL: &[&str] = &[
     TAG_DECLARED,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
+    VALUE_URI,
 ];
 
 #[cfg(test)]

@@ -15,6 +15,13 @@ pub(crate) fn is_extension(member: &str) -> bool {
     member.starts_with("x-")
 }
 
+/// Whether `text` matches the RFC 3986 `URI` rule: a scheme, ASCII only,
+/// percent signs followed by two hex digits; a fragment is allowed. The URI
+/// is only parsed, never accessed.
+pub(crate) fn is_uri(text: &str) -> bool {
+    fluent_uri::Uri::parse(text).is_ok()
+}
+
 /// Whether `name` is a local name, `^[A-Za-z0-9._-]+$` matched against
 /// the whole name: Elicitation Declaration names (Section 12.2) and
 /// component names (Section 17.1).

@@ -22,7 +22,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 18] = [
+const STRUCTURAL_RULES: [&str; 20] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -41,6 +41,8 @@ const STRUCTURAL_RULES: [&str; 18] = [
     "mcpdesc.component.name",
     "mcpdesc.reference.syntax",
     "mcpdesc.reference.namespace",
+    "mcpdesc.icon.shape",
+    "mcpdesc.value.uri",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its

@@ -5,7 +5,6 @@
 
 use std::collections::HashSet;
 
-use fluent_uri::Uri;
 use serde_json::Value;
 
 use super::{Declaration, Mode};
@@ -200,7 +199,7 @@ fn check_url(declaration: &Declaration<'_>, report: &mut Report) {
         return;
     }
     if let Some(Value::String(url)) = declaration.object.get("url")
-        && !is_uri(url)
+        && !crate::value::is_uri(url)
     {
         report.error(
             rule::ELICITATION_URL,
@@ -210,24 +209,18 @@ fn check_url(declaration: &Declaration<'_>, report: &mut Report) {
     }
 }
 
-/// Whether `text` matches the RFC 3986 `URI` rule: a scheme, ASCII only,
-/// percent signs followed by two hex digits; a fragment is allowed.
-fn is_uri(text: &str) -> bool {
-    Uri::parse(text).is_ok()
-}
-
 #[cfg(test)]
 mod tests {
     use crate::tests::revisions::*;
     use serde_json::{Value, json};
 
-    use super::is_uri;
     use crate::rule::{
         ELICITATION_MODE as MODE, ELICITATION_MODE_MEMBERS as MEMBERS, ELICITATION_NAME as NAME,
         ELICITATION_NAME_UNIQUE as UNIQUE, ELICITATION_SHAPE as SHAPE, ELICITATION_TEXT as TEXT,
         ELICITATION_URL as URL,
     };
     use crate::tests::{E, assert_findings, form, tool, url, with};
+    use crate::value::is_uri;
 
     fn one(declaration: Value) -> Value {
         with(json!({"tools": [tool(json!({"elicitations": [declaration]}))]}))
