@@ -1,6 +1,7 @@
-"""The rules of the `document` and `elicitation` suites, written from the
-specification material alone (the seeds, spec-facts.md and the suite
-catalogs), never from the Rust reference validator.
+"""The rules of the `document`, `elicitation`, `tags` and `components`
+suites, written from the specification material alone (the seeds,
+spec-facts.md and the suite catalogs), never from the Rust reference
+validator.
 
 This module is what `adequacy/mutate.py` mutates; the stdio session lives in
 `validator.py` beside it, so that a mutant breaks a rule, not the protocol.
@@ -20,6 +21,8 @@ PROTOCOL_VERSIONS_KNOWN = "mcpdesc.protocol-versions.known"
 PRIMITIVE_SHAPE = "mcpdesc.primitive.shape"
 PRIMITIVE_SCOPE = "mcpdesc.primitive.protocol-scope"
 LEGACY_INCOMPLETE = "mcpdesc.protocol.legacy-validation-incomplete"
+ICON_SHAPE = "mcpdesc.icon.shape"
+VALUE_URI = "mcpdesc.value.uri"
 
 DECLARATIONS = "mcpdesc.elicitation.declarations"
 DECLARATION_SHAPE = "mcpdesc.elicitation.shape"
@@ -29,12 +32,23 @@ MODE = "mcpdesc.elicitation.mode"
 TEXT = "mcpdesc.elicitation.text"
 MODE_MEMBERS = "mcpdesc.elicitation.mode-members"
 URL = "mcpdesc.elicitation.url"
-SCHEMA_REFERENCE = "mcpdesc.elicitation.form-schema.reference"
 VOCABULARY = "mcp.elicitation.form-schema.vocabulary"
 CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
 PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
 DECLARATION_SCOPE = "mcpdesc.elicitation.protocol-scope"
 PROTOCOL_VERSION = "mcp.elicitation.protocol-version"
+
+TAG_CATALOGUE = "mcpdesc.tag.catalogue"
+TAG_NAME_UNIQUE = "mcpdesc.tag.name-unique"
+TAG_REFERENCE_LIST = "mcpdesc.tag.reference-list"
+TAG_DECLARED = "mcpdesc.tag.declared"
+
+COMPONENT_STRUCTURE = "mcpdesc.component.structure"
+COMPONENT_NAME = "mcpdesc.component.name"
+REFERENCE_SYNTAX = "mcpdesc.reference.syntax"
+REFERENCE_NAMESPACE = "mcpdesc.reference.namespace"
+REFERENCE_TARGET = "mcpdesc.reference.target"
+REFERENCE_CYCLE = "mcpdesc.reference.cycle"
 
 ALL_RULES = [
     DOCUMENT_SHAPE,
@@ -43,6 +57,8 @@ ALL_RULES = [
     PRIMITIVE_SHAPE,
     PRIMITIVE_SCOPE,
     LEGACY_INCOMPLETE,
+    ICON_SHAPE,
+    VALUE_URI,
     DECLARATIONS,
     DECLARATION_SHAPE,
     DECLARATION_NAME,
@@ -51,12 +67,21 @@ ALL_RULES = [
     TEXT,
     MODE_MEMBERS,
     URL,
-    SCHEMA_REFERENCE,
     VOCABULARY,
     CONSISTENCY,
     PROTOCOL_SHAPE,
     DECLARATION_SCOPE,
     PROTOCOL_VERSION,
+    TAG_CATALOGUE,
+    TAG_NAME_UNIQUE,
+    TAG_REFERENCE_LIST,
+    TAG_DECLARED,
+    COMPONENT_STRUCTURE,
+    COMPONENT_NAME,
+    REFERENCE_SYNTAX,
+    REFERENCE_NAMESPACE,
+    REFERENCE_TARGET,
+    REFERENCE_CYCLE,
 ]
 
 # --- Facts of the format --------------------------------------------------
@@ -72,6 +97,52 @@ NARROW_FORM_REVISION = "2025-06-18"
 
 FORM = "form"
 URL_MODE = "url"
+
+EXTENSION_PREFIX = "x-"
+
+# The members of the closed objects of the document's basics, each with the
+# JSON type the shape rules require of it; None where the type is checked
+# apart (a non-empty string, a list of strings, a closed set of values) or
+# belongs to another rule (a primitive collection, the tag catalogue, a
+# section the suite does not judge yet, `icons`).
+#
+# Section 3.2: the root object.
+ROOT_MEMBERS = {
+    "mcpdesc": str,
+    "$schema": str,
+    "info": dict,
+    "protocolVersions": list,
+    "instructions": str,
+    "transports": None,
+    "securitySchemes": None,
+    "security": None,
+    "capabilities": None,
+    "tools": None,
+    "resources": None,
+    "resourceTemplates": None,
+    "prompts": None,
+    "tags": None,
+    "components": dict,
+}
+REQUIRED_ROOT_MEMBERS = ("mcpdesc", "info", "protocolVersions")
+# Sections 5.1 to 5.3: the Info, Contact and License Objects.
+INFO_MEMBERS = {
+    "name": None,
+    "version": None,
+    "title": str,
+    "description": str,
+    "id": str,
+    "icons": None,
+    "websiteUrl": str,
+    "contact": dict,
+    "license": dict,
+}
+REQUIRED_INFO_MEMBERS = ("name", "version")
+CONTACT_MEMBERS = {"name": str, "url": str, "email": str}
+LICENSE_MEMBERS = {"name": str, "url": str}
+# Appendix A: the Icon Object.
+ICON_MEMBERS = {"src": str, "mimeType": str, "sizes": None, "theme": None}
+ICON_THEMES = ("light", "dark")
 
 # Primitive collections and the identity members each item needs, with the
 # JSON type each must have.
@@ -95,12 +166,27 @@ DECLARATION_MEMBERS = {
     "onCancel",
     "protocolVersions",
 }
-EXTENSION_PREFIX = "x-"
+
+# Section 13.1: the members of a Tag Object (closed, but for extensions).
+TAG_MEMBERS = {"name", "description"}
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9._-]+")
 
+# Section 17.1: the namespaces of the Components Object. Schemas go where a
+# schema is taken; each primitive kind takes examples of its own namespace.
+SCHEMAS = "schemas"
+EXAMPLE_NAMESPACES = {
+    "tools": "toolExamples",
+    "resources": "resourceExamples",
+    "resourceTemplates": "resourceTemplateExamples",
+    "prompts": "promptExamples",
+}
+COMPONENT_NAMESPACES = {SCHEMAS} | set(EXAMPLE_NAMESPACES.values())
+# Section 17.2: a Reference Object, `{"$componentRef": "#/components/<ns>/<name>"}`.
 REFERENCE_KEY = "$componentRef"
-SCHEMAS_TARGET_PREFIX = "#/components/schemas/"
+REFERENCE_PREFIX = "#/components/"
+# A Tool's members that take a schema, and so a Reference Object.
+TOOL_SCHEMA_MEMBERS = ("inputSchema", "outputSchema")
 
 STRING_FORMATS = {"email", "uri", "date", "date-time"}
 SCHEMA_ROOT_KEYWORDS = {"$schema", "type", "properties", "required"}
@@ -184,6 +270,13 @@ def string_entries(values):
     return {v for v in values if isinstance(v, str)}
 
 
+def repeats_a_string(values):
+    """Whether a string occurs twice in `values`; other entries name no
+    revision and so repeat nothing."""
+    strings = [v for v in values if isinstance(v, str)]
+    return len(set(strings)) != len(strings)
+
+
 # --- The document ---------------------------------------------------------
 
 
@@ -194,12 +287,28 @@ def validate(document, revision, context):
         findings.error(DOCUMENT_SHAPE, "", "the document must be a JSON object")
         return findings.items
     check_document_shape(document, findings)
+    info = document.get("info")
+    if isinstance(info, dict):
+        check_icons(info, ("info",), findings)
+        check_info_uris(info, findings)
     check_specification_version(document, findings)
     check_root_protocol_versions(document, context, findings)
     root_scope = root_scope_of(document, context)
+    check_tag_catalogue(document, findings)
+    catalogue = declared_tag_names(document)
+    # Components are checked whether or not anything references them.
+    check_component_structure(document, findings)
+    check_component_names(document, findings)
+    check_component_references(document, findings)
+    check_reference_cycles(document, findings)
     for kind, members in PRIMITIVE_KINDS.items():
         for index, primitive in primitives_of(document, kind, members, findings):
             at = (kind, index)
+            check_icons(primitive, at, findings)
+            check_primitive_references(document, primitive, at, kind, findings)
+            # Tags are not protocol-scoped: every primitive, every revision.
+            check_tag_list(primitive, at, findings)
+            check_tags_declared(primitive, at, catalogue, findings)
             scope = check_primitive_scope(primitive, at, root_scope, findings)
             check_declarations(document, primitive, at, scope, revision, findings)
             if kind == "tools":
@@ -220,50 +329,107 @@ def check_legacy_warning(document, revision, context, findings):
 
 
 def check_document_shape(document, findings):
-    for member in ("mcpdesc", "info", "protocolVersions"):
-        if member not in document:
-            findings.error(DOCUMENT_SHAPE, "", "the root has no `%s`" % member)
-    if "mcpdesc" in document and not isinstance(document["mcpdesc"], str):
-        findings.error(DOCUMENT_SHAPE, pointer("mcpdesc"), "`mcpdesc` must be a string")
-    if "protocolVersions" in document and not isinstance(document["protocolVersions"], list):
-        findings.error(
-            DOCUMENT_SHAPE, pointer("protocolVersions"), "`protocolVersions` must be an array"
-        )
-    check_info(document, findings)
-    check_components(document, findings)
+    check_required_members(document, (), REQUIRED_ROOT_MEMBERS, findings)
+    # The root is closed. What an object `components` holds is the
+    # components rules' business, a primitive collection's the primitive
+    # rules', the contents of a `protocolVersions` array the known rule's.
+    check_closed_object(document, (), ROOT_MEMBERS, DOCUMENT_SHAPE, findings)
+    info = document.get("info")
+    if isinstance(info, dict):
+        check_info(info, findings)
 
 
-def check_info(document, findings):
-    if "info" not in document:
-        return
-    info = document["info"]
-    if not isinstance(info, dict):
-        findings.error(DOCUMENT_SHAPE, pointer("info"), "`info` must be an object")
-        return
-    for member in ("name", "version"):
-        if member not in info:
-            findings.error(DOCUMENT_SHAPE, pointer("info"), "`info` has no `%s`" % member)
-        elif not isinstance(info[member], str) or info[member] == "":
+def check_required_members(value, site, required, findings):
+    # A missing member is reported at the object that lacks it.
+    for member in required:
+        if member not in value:
+            findings.error(DOCUMENT_SHAPE, pointer(*site), "`%s` is missing" % member)
+
+
+def check_closed_object(value, site, members, rule, findings):
+    """Reports each member of `value` outside the table `members` (but an
+    `x-` extension, never inspected) and each member whose type the table
+    gives and which has another, at the member."""
+    for member, held in value.items():
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        where = pointer(*site, member)
+        if member not in members:
+            findings.error(rule, where, "`%s` is not a member of this object" % member)
+        elif members[member] is not None and not isinstance(held, members[member]):
+            findings.error(rule, where, "`%s` has the wrong type" % member)
+
+
+def check_info(info, findings):
+    # Info is unscoped: its members are checked under every revision.
+    check_required_members(info, ("info",), REQUIRED_INFO_MEMBERS, findings)
+    check_closed_object(info, ("info",), INFO_MEMBERS, DOCUMENT_SHAPE, findings)
+    for member in REQUIRED_INFO_MEMBERS:
+        # Non-empty means one character at least; whitespace passes.
+        if member in info and (not isinstance(info[member], str) or info[member] == ""):
             findings.error(
                 DOCUMENT_SHAPE,
                 pointer("info", member),
                 "`info.%s` must be a non-empty string" % member,
             )
+    contact = info.get("contact")
+    if isinstance(contact, dict):
+        site = ("info", "contact")
+        check_closed_object(contact, site, CONTACT_MEMBERS, DOCUMENT_SHAPE, findings)
+    licence = info.get("license")
+    if isinstance(licence, dict):
+        site = ("info", "license")
+        check_required_members(licence, site, ("name",), findings)
+        check_closed_object(licence, site, LICENSE_MEMBERS, DOCUMENT_SHAPE, findings)
 
 
-def check_components(document, findings):
-    if "components" not in document:
+# --- Icons (Appendix A) and URI values (Section 15.6) -----------------------
+
+
+def check_icons(owner, site, findings):
+    """The `icons` of the Info Object or of a primitive, whatever its scope;
+    the URI of each icon's source is checked with it."""
+    if "icons" not in owner:
         return
-    components = document["components"]
-    if not isinstance(components, dict):
-        findings.error(DOCUMENT_SHAPE, pointer("components"), "`components` must be an object")
+    icons = owner["icons"]
+    where = site + ("icons",)
+    if not isinstance(icons, list) or not icons:
+        findings.error(ICON_SHAPE, pointer(*where), "`icons` must be a non-empty array")
         return
-    if "schemas" in components and not isinstance(components["schemas"], dict):
-        findings.error(
-            DOCUMENT_SHAPE,
-            pointer("components", "schemas"),
-            "`components.schemas` must be an object",
-        )
+    for index, icon in enumerate(icons):
+        at = where + (index,)
+        if not isinstance(icon, dict):
+            findings.error(ICON_SHAPE, pointer(*at), "an icon must be an object")
+            continue
+        check_icon(icon, at, findings)
+        check_uri(icon, at, "src", findings)
+
+
+def check_icon(icon, at, findings):
+    if "src" not in icon:
+        findings.error(ICON_SHAPE, pointer(*at), "the icon has no `src`")
+    check_closed_object(icon, at, ICON_MEMBERS, ICON_SHAPE, findings)
+    # `mimeType` and the sizes are strings whatever they say; no grammar.
+    if "sizes" in icon and not is_string_list(icon["sizes"]):
+        findings.error(ICON_SHAPE, pointer(*at, "sizes"), "`sizes` must be an array of strings")
+    # Compared case-sensitively; a value of another type is no theme either.
+    if "theme" in icon and not json_in(icon["theme"], ICON_THEMES):
+        findings.error(ICON_SHAPE, pointer(*at, "theme"), "`theme` must be `light` or `dark`")
+
+
+def check_info_uris(info, findings):
+    check_uri(info, ("info",), "websiteUrl", findings)
+    for member in ("contact", "license"):
+        held = info.get(member)
+        if isinstance(held, dict):
+            check_uri(held, ("info", member), "url", findings)
+
+
+def check_uri(owner, site, member, findings):
+    value = owner.get(member)
+    # A member of another type is the shape rule's error only.
+    if isinstance(value, str) and not is_uri(value):
+        findings.error(VALUE_URI, pointer(*site, member), "`%s` is not an RFC 3986 URI" % member)
 
 
 def check_specification_version(document, findings):
@@ -355,9 +521,301 @@ def check_primitive_scope(primitive, at, root_scope, findings):
         findings.error(PRIMITIVE_SCOPE, where, "an explicit scope must not be empty")
     elif not is_string_list(declared):
         findings.error(PRIMITIVE_SCOPE, where, "every scope entry must be a string")
+    elif repeats_a_string(declared):
+        findings.error(PRIMITIVE_SCOPE, where, "the scope names a revision twice")
     elif root_scope is not None and not scope <= root_scope:
         findings.error(PRIMITIVE_SCOPE, where, "the scope names revisions the root does not")
     return scope
+
+
+# --- Tags (Section 13 of 0.8.0) --------------------------------------------
+
+
+def check_tag_catalogue(document, findings):
+    if "tags" not in document:
+        return
+    catalogue = document["tags"]
+    if not isinstance(catalogue, list) or not catalogue:
+        findings.error(TAG_CATALOGUE, pointer("tags"), "`tags` must be a non-empty array")
+        return
+    names_seen = set()
+    for index, entry in enumerate(catalogue):
+        site = ("tags", index)
+        if not isinstance(entry, dict):
+            findings.error(TAG_CATALOGUE, pointer(*site), "a tag must be an object")
+            continue
+        check_tag_entry(entry, site, findings)
+        check_tag_name_unique(entry, site, names_seen, findings)
+
+
+def check_tag_entry(entry, site, findings):
+    if "name" not in entry:
+        findings.error(TAG_CATALOGUE, pointer(*site), "the tag has no `name`")
+    for member, value in entry.items():
+        where = pointer(*site, member)
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        if member not in TAG_MEMBERS:
+            findings.error(TAG_CATALOGUE, where, "`%s` is not a tag member" % member)
+        elif member == "name":
+            if not isinstance(value, str) or value == "":
+                findings.error(TAG_CATALOGUE, where, "`name` must be a non-empty string")
+        elif not isinstance(value, str):
+            findings.error(TAG_CATALOGUE, where, "`description` must be a string")
+
+
+def check_tag_name_unique(entry, site, names_seen, findings):
+    name = entry.get("name")
+    if not isinstance(name, str):
+        return
+    if name in names_seen:
+        findings.error(TAG_NAME_UNIQUE, pointer(*site, "name"), "tag `%s` is declared twice" % name)
+    names_seen.add(name)
+
+
+def declared_tag_names(document):
+    """The names a root catalogue declares, or None when there is no
+    catalogue to check references against (no `tags`, or not an array)."""
+    catalogue = document.get("tags")
+    if not isinstance(catalogue, list):
+        return None
+    return {
+        entry["name"]
+        for entry in catalogue
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+
+
+def check_tag_list(primitive, at, findings):
+    if "tags" not in primitive:
+        return
+    tags = primitive["tags"]
+    if not isinstance(tags, list) or not tags:
+        findings.error(TAG_REFERENCE_LIST, pointer(*at, "tags"), "`tags` must be a non-empty array")
+        return
+    seen = set()
+    for index, tag in enumerate(tags):
+        where = pointer(*at, "tags", index)
+        if not isinstance(tag, str):
+            findings.error(TAG_REFERENCE_LIST, where, "a tag reference must be a string")
+            continue
+        if tag in seen:
+            findings.error(TAG_REFERENCE_LIST, where, "`%s` is listed twice" % tag)
+        seen.add(tag)
+
+
+def check_tags_declared(primitive, at, catalogue, findings):
+    # Without a catalogue (or with one that is not an array) references are
+    # free strings; an empty catalogue declares nothing.
+    if catalogue is None:
+        return
+    tags = primitive.get("tags")
+    if not isinstance(tags, list):
+        return
+    for index, tag in enumerate(tags):
+        # A non-string entry is a reference-list error only.
+        if isinstance(tag, str) and tag not in catalogue:
+            findings.error(
+                TAG_DECLARED, pointer(*at, "tags", index), "no catalogue tag is named `%s`" % tag
+            )
+
+
+# --- Components and references (Section 17 of 0.8.0) -----------------------
+
+# What `lookup_component` gives for a component the document does not hold
+# (a component may itself be `null`).
+ABSENT = object()
+
+
+def namespaces_of(document):
+    """The (namespace, map) pairs of the namespaces present as objects; the
+    keys of any other member of `components` are no component names."""
+    components = document.get("components")
+    if not isinstance(components, dict):
+        return []
+    return [
+        (namespace, held)
+        for namespace, held in components.items()
+        if namespace in COMPONENT_NAMESPACES and isinstance(held, dict)
+    ]
+
+
+def check_component_structure(document, findings):
+    components = document.get("components")
+    if not isinstance(components, dict):
+        return  # absent, or the document shape rule's error
+    if not components:
+        findings.error(COMPONENT_STRUCTURE, pointer("components"), "`components` is empty")
+    for member, held in components.items():
+        where = pointer("components", member)
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        if member not in COMPONENT_NAMESPACES:
+            findings.error(COMPONENT_STRUCTURE, where, "`%s` is not a namespace" % member)
+        elif not isinstance(held, dict) or not held:
+            findings.error(COMPONENT_STRUCTURE, where, "a namespace must be a non-empty object")
+        else:
+            for name, component in held.items():
+                check_component_entry(member, name, component, findings)
+
+
+def check_component_entry(namespace, name, component, findings):
+    site = ("components", namespace, name)
+    if not isinstance(component, dict):
+        findings.error(COMPONENT_STRUCTURE, pointer(*site), "a component must be an object")
+    elif namespace != SCHEMAS and not is_reference(component) and "protocolVersions" in component:
+        # An example takes its scope from each use site. In a schema the
+        # keyword is JSON Schema's, not a scope.
+        findings.error(
+            COMPONENT_STRUCTURE,
+            pointer(*site, "protocolVersions"),
+            "an example component has no scope of its own",
+        )
+
+
+def check_component_names(document, findings):
+    for namespace, held in namespaces_of(document):
+        for name in held:
+            if not NAME_PATTERN.fullmatch(name):
+                findings.error(
+                    COMPONENT_NAME,
+                    pointer("components", namespace, name),
+                    "the name must match ^[A-Za-z0-9._-]+$",
+                )
+
+
+def check_component_references(document, findings):
+    # Each component is a place that takes a reference into its own namespace.
+    for namespace, held in namespaces_of(document):
+        for name, component in held.items():
+            site = ("components", namespace, name)
+            check_use_site(document, component, site, namespace, findings)
+
+
+def check_reference_cycles(document, findings):
+    for namespace, held in namespaces_of(document):
+        for name, component in held.items():
+            if leads_back(document, namespace, name, component):
+                findings.error(
+                    REFERENCE_CYCLE,
+                    pointer("components", namespace, name),
+                    "the chain of references from here comes back here",
+                )
+
+
+def leads_back(document, namespace, name, component):
+    """Whether following references from the component `name` returns to
+    it; a chain that breaks, ends at a value or runs into a cycle elsewhere
+    does not."""
+    reached = {name}
+    value = component
+    while is_reference(value):
+        link = next_link(value, namespace)
+        if link == name:
+            return True
+        if link in reached:
+            return False
+        # A broken link (None) names no component: the lookup ends the chain.
+        reached.add(link)
+        value = lookup_component(document, namespace, link)
+    return False
+
+
+def check_primitive_references(document, primitive, at, kind, findings):
+    if kind == "tools":
+        for member in TOOL_SCHEMA_MEMBERS:
+            check_use_site(document, primitive.get(member), at + (member,), SCHEMAS, findings)
+    examples = primitive.get("examples")
+    if not isinstance(examples, dict):
+        return
+    for name, example in examples.items():
+        check_use_site(
+            document, example, at + ("examples", name), EXAMPLE_NAMESPACES[kind], findings
+        )
+
+
+def is_reference(value):
+    """At a place that takes one, an object with `$componentRef` is a
+    Reference Object (elsewhere the member means nothing)."""
+    return isinstance(value, dict) and REFERENCE_KEY in value
+
+
+def check_use_site(document, value, site, namespace, findings):
+    """Checks `value` at `site`, a place taking references into `namespace`,
+    when it is a Reference Object: its own link only. The links after it are
+    their components' findings, so a chain is reported once, where it
+    breaks."""
+    if not is_reference(value):
+        return
+    check_reference_siblings(value, site, findings)
+    target = reference_target(value[REFERENCE_KEY])
+    where = pointer(*site)
+    if target is None:
+        findings.error(
+            REFERENCE_SYNTAX, where, "`$componentRef` must be #/components/<namespace>/<name>"
+        )
+        return
+    named, name = target
+    if named != namespace:
+        findings.error(REFERENCE_NAMESPACE, where, "this place takes a `%s` component" % namespace)
+    elif lookup_component(document, namespace, name) is ABSENT:
+        findings.error(REFERENCE_TARGET, where, "no `%s` component `%s`" % (namespace, name))
+
+
+def check_reference_siblings(reference, site, findings):
+    # Reported, then ignored: the reference is still followed.
+    for member in reference:
+        if member != REFERENCE_KEY:
+            findings.error(
+                REFERENCE_SYNTAX,
+                pointer(*site, member),
+                "a Reference Object holds nothing beside `$componentRef`",
+            )
+
+
+def reference_target(written):
+    """The (namespace, name) a `$componentRef` names, or None when it is not
+    `#/components/<namespace>/<name>`. Nothing is decoded: a `~`, a `%` or a
+    second `/` breaks the name pattern."""
+    if not isinstance(written, str) or not written.startswith(REFERENCE_PREFIX):
+        return None
+    namespace, _, name = written[len(REFERENCE_PREFIX) :].partition("/")
+    if namespace not in COMPONENT_NAMESPACES or not NAME_PATTERN.fullmatch(name):
+        return None
+    return namespace, name
+
+
+def next_link(reference, namespace):
+    """The name of the component a reference leads to within `namespace`,
+    or None when its link is broken (malformed, or into another namespace)."""
+    target = reference_target(reference[REFERENCE_KEY])
+    if target is None or target[0] != namespace:
+        return None
+    return target[1]
+
+
+def lookup_component(document, namespace, name):
+    """The component `name` of `namespace`, or ABSENT. Resolution is local,
+    and a `components` or namespace that is not an object holds nothing."""
+    components = document.get("components")
+    held = components.get(namespace) if isinstance(components, dict) else None
+    if isinstance(held, dict) and name in held:
+        return held[name]
+    return ABSENT
+
+
+def resolve(document, value, namespace):
+    """What a chain of references from `value` ends at; ABSENT when a link is
+    broken or the chain runs round a cycle."""
+    reached = set()
+    while is_reference(value):
+        name = next_link(value, namespace)
+        if name in reached:
+            return ABSENT
+        # A broken link (None) names no component: the lookup gives ABSENT.
+        reached.add(name)
+        value = lookup_component(document, namespace, name)
+    return value
 
 
 # --- Elicitation declarations ---------------------------------------------
@@ -392,6 +850,9 @@ def check_declaration(document, declaration, site, primitive_scope, revision, fi
         check_url(declaration, site, findings)
     scope = check_declaration_scope(declaration, site, primitive_scope, findings)
     if mode == FORM:
+        # Only a form's `requestedSchema` is a place that takes a reference.
+        schema_site = site + ("requestedSchema",)
+        check_use_site(document, declaration.get("requestedSchema"), schema_site, SCHEMAS, findings)
         check_form_schema(document, declaration, site, scope, revision, findings)
     check_declaration_revision(site, mode, scope, revision, findings)
 
@@ -482,6 +943,8 @@ def check_declaration_scope(declaration, site, primitive_scope, findings):
     where = pointer(*site, "protocolVersions")
     if not declared:
         findings.error(DECLARATION_SCOPE, where, "an explicit scope must not be empty")
+    elif repeats_a_string(declared):
+        findings.error(DECLARATION_SCOPE, where, "the scope names a revision twice")
     elif primitive_scope is not None and not scope <= primitive_scope:
         findings.error(
             DECLARATION_SCOPE, where, "the scope names revisions its primitive is not offered in"
@@ -617,68 +1080,25 @@ def is_ipv6(text):
 
 
 def check_form_schema(document, declaration, site, scope, revision, findings):
-    if "requestedSchema" not in declaration:
+    written = declaration.get("requestedSchema")
+    referenced = is_reference(written)
+    schema = resolve(document, written, SCHEMAS) if referenced else written
+    if not isinstance(schema, dict):
+        # No schema (mode-members), not an object (the shape rule), a broken
+        # chain, or one ending at a component that is no object (the
+        # components rules alone): the form is skipped.
         return
-    written = declaration["requestedSchema"]
-    if not isinstance(written, dict):
-        return  # the shape rule's error
     at = site + ("requestedSchema",)
-    referenced = REFERENCE_KEY in written
-    schema = resolve_reference(document, written, at, findings) if referenced else written
-    if schema is None:
-        return
     # Inside a referenced schema every finding is reported at the reference
     # site: the component is not protocol-scoped and may be shared.
     if referenced:
         locate = lambda *tokens: pointer(*at)
     else:
         locate = lambda *tokens: pointer(*at, *tokens)
-    if not isinstance(schema, dict):
-        findings.error(VOCABULARY, pointer(*at), "the reference names something other than an object")
-        return
     check_vocabulary(schema, locate, findings)
     check_consistency(schema, locate, findings)
     if revision == NARROW_FORM_REVISION and in_scope(scope, revision):
         check_narrow_vocabulary(schema, at, findings)
-
-
-def resolve_reference(document, reference, at, findings):
-    """Follows a chain of Reference Objects; returns the schema they lead
-    to, or None after reporting why there is none."""
-    visited = set()
-    current = reference
-    while isinstance(current, dict) and REFERENCE_KEY in current:
-        name = component_name(current[REFERENCE_KEY])
-        if name is None:
-            findings.error(SCHEMA_REFERENCE, pointer(*at), "the reference must name a schema component")
-            return None
-        if name in visited:
-            findings.error(SCHEMA_REFERENCE, pointer(*at), "the references go round in a cycle")
-            return None
-        visited.add(name)
-        schemas = schema_components(document)
-        if name not in schemas:
-            findings.error(SCHEMA_REFERENCE, pointer(*at), "no schema component `%s`" % name)
-            return None
-        current = schemas[name]
-    return current
-
-
-def component_name(target):
-    """The component a `$componentRef` names: exactly one RFC 6901 token
-    after the schemas prefix, unescaped; None when it names none."""
-    if not isinstance(target, str) or not target.startswith(SCHEMAS_TARGET_PREFIX):
-        return None
-    token = target[len(SCHEMAS_TARGET_PREFIX) :]
-    if "/" in token or re.search(r"~(?![01])", token):
-        return None
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def schema_components(document):
-    components = document.get("components")
-    schemas = components.get("schemas") if isinstance(components, dict) else None
-    return schemas if isinstance(schemas, dict) else {}
 
 
 # --- Vocabulary: the primitive forms some MCP revision defines --------------
