@@ -782,7 +782,23 @@ impl Shrinker<'_> {
         // revision needed.
         for pass in 0..2 {
             let document = current.found.document.clone();
-            let mut keeps = |candidate: &Value| self.try_candidate(&mut current, candidate);
+            // A smaller document may trade findings the two sides agree on
+            // for others (the root's `protocolVersions` entries for "it is
+            // missing"), so the count alone lets a shrink break the
+            // skeleton the repairs mended: a candidate that needs more
+            // repairs than the current document is never kept.
+            let mut keeps = |candidate: &Value| {
+                let needed = |document: &Value| {
+                    shrinking::repairs(
+                        document,
+                        current.found.revision.as_str(),
+                        &self.asker.specification,
+                    )
+                    .len()
+                };
+                needed(candidate) <= needed(&current.found.document)
+                    && self.try_candidate(&mut current, candidate)
+            };
             if !shrinking::shrink(document, &mut keeps, stop).complete {
                 return (current.found, false);
             }

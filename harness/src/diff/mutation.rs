@@ -383,14 +383,27 @@ fn reshape_schema(document: &mut Value, target: &[String], random: &mut Random) 
             }
         }
         4 => {
-            let reference = random
-                .pick(&[
-                    "#/components/schemas/missing",
-                    "#/components/schemas/branch",
-                    "#/components/schemas/git~1branch-name",
-                    "#/definitions/x",
-                ])
-                .to_owned();
+            // A schema component may be made to reference itself, the
+            // shortest cycle; otherwise a reference that does not resolve,
+            // one that is malformed, or one into a chain of the seeds.
+            let component = match target {
+                [.., namespace, name] if namespace == "schemas" => Some(name),
+                _ => None,
+            };
+            let reference = match component {
+                Some(name) if random.chance(50) => format!(
+                    "#/components/schemas/{}",
+                    mcpdesc_source::pointer::escape(name)
+                ),
+                _ => random
+                    .pick(&[
+                        "#/components/schemas/missing",
+                        "#/components/schemas/branch",
+                        "#/components/schemas/git~1branch-name",
+                        "#/definitions/x",
+                    ])
+                    .to_string(),
+            };
             schema.insert("$componentRef".into(), json!(reference));
         }
         _ => {
