@@ -11,7 +11,7 @@
 //! of its own. [`Components::resolve`] follows a use site's chain for the
 //! rules that check what it stands for, and reports nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -97,10 +97,16 @@ enum Broken {
     Namespace,
 }
 
-/// The namespace maps of a document's `components`, those that are objects.
+/// The namespace maps of a document's `components`, those that are objects,
+/// with every component's chain followed once.
 #[derive(Debug, Default)]
 pub(crate) struct Components<'a> {
     maps: Vec<(Namespace, &'a Map<String, Value>)>,
+    /// What each component stands for at the end of its chain; `None` when
+    /// the chain breaks or cycles.
+    resolved: HashMap<Key<'a>, Option<&'a Value>>,
+    /// The components on a cycle.
+    cycles: HashSet<Key<'a>>,
 }
 
 impl<'a> Components<'a> {
@@ -117,7 +123,54 @@ impl<'a> Components<'a> {
                 _ => None,
             })
             .collect();
-        Components { maps }
+        let mut read = Components {
+            maps,
+            ..Components::default()
+        };
+        read.follow_chains();
+        read
+    }
+
+    /// Follows every component's chain, each link once in all (a component
+    /// has at most one reference, so the chains form a functional graph):
+    /// a walk stops at a component already settled, or at one already on
+    /// its own path, which closes a cycle. Without recursion, and in time
+    /// linear in the number of components, however long the chains.
+    fn follow_chains(&mut self) {
+        let keys: Vec<Key<'a>> = self
+            .maps
+            .iter()
+            .flat_map(|(namespace, map)| map.keys().map(|name| (*namespace, name.as_str())))
+            .collect();
+        for start in keys {
+            let mut path: Vec<Key<'a>> = Vec::new();
+            let mut on_path: HashMap<Key<'a>, usize> = HashMap::new();
+            let mut key = start;
+            let end = loop {
+                if let Some(settled) = self.resolved.get(&key) {
+                    break *settled;
+                }
+                if let Some(&at) = on_path.get(&key) {
+                    self.cycles.extend(&path[at..]);
+                    break None;
+                }
+                on_path.insert(key, path.len());
+                path.push(key);
+                let Some(value) = self.get(key) else {
+                    break None;
+                };
+                match reference_of(value) {
+                    None => break Some(value),
+                    Some(target) => match parse(target, key.0) {
+                        Ok(next) if self.get(next).is_some() => key = next,
+                        _ => break None,
+                    },
+                }
+            };
+            for key in path {
+                self.resolved.insert(key, end);
+            }
+        }
     }
 
     /// The component `name` of `namespace`.
@@ -133,38 +186,16 @@ impl<'a> Components<'a> {
     /// of its chain when every link resolves, `None` when the chain breaks
     /// or cycles (which the rules of this module report).
     pub(crate) fn resolve(&self, value: &'a Value, namespace: Namespace) -> Option<&'a Value> {
-        let mut current = value;
-        let mut visited = HashSet::new();
-        while let Some(target) = reference_of(current) {
-            let key = parse(target, namespace).ok()?;
-            if !visited.insert(key) {
-                return None;
-            }
-            current = self.get(key)?;
-        }
-        Some(current)
+        let Some(target) = reference_of(value) else {
+            return Some(value);
+        };
+        let key = parse(target, namespace).ok()?;
+        self.resolved.get(&key).copied().flatten()
     }
 
-    /// Whether following the chain from component `start` comes back to it.
-    fn on_cycle(&self, start: Key<'a>) -> bool {
-        let mut visited = HashSet::new();
-        let mut key = start;
-        loop {
-            let Some(target) = self.get(key).and_then(reference_of) else {
-                return false;
-            };
-            let Ok(next) = parse(target, start.0) else {
-                return false;
-            };
-            if next == start {
-                return true;
-            }
-            // A cycle that `start` leads into without being on it.
-            if !visited.insert(next) {
-                return false;
-            }
-            key = next;
-        }
+    /// Whether following the chain from component `key` comes back to it.
+    fn on_cycle(&self, key: Key<'_>) -> bool {
+        self.cycles.contains(&key)
     }
 }
 
@@ -271,7 +302,7 @@ fn check_components(object: &Map<String, Value>, components: &Components<'_>, re
             }
             check_component(value, namespace, &at, report);
             check_reference(value, namespace, &at, components, report);
-            if reference_of(value).is_some() && components.on_cycle((namespace, name)) {
+            if components.on_cycle((namespace, name)) {
                 report.error(
                     rule::REFERENCE_CYCLE,
                     &at,
