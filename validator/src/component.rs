@@ -161,9 +161,10 @@ impl<'a> Components<'a> {
                 };
                 match reference_of(value) {
                     None => break Some(value),
+                    // A missing target ends the walk at the next turn.
                     Some(target) => match parse(target, key.0) {
-                        Ok(next) if self.get(next).is_some() => key = next,
-                        _ => break None,
+                        Ok(next) => key = next,
+                        Err(_) => break None,
                     },
                 }
             };
