@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::SourceTextSupport;
+
 /// Metadata a validator announces before it validates anything: who it is,
 /// and which specifications, revisions and rules it covers.
 ///
@@ -38,6 +40,15 @@ pub struct Implementation {
     /// Rule IDs it claims to check, when it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<String>>,
+    /// Whether it parses documents' source text itself, and which formats
+    /// (`sourceText` on the wire): serialization cases are sent only to a
+    /// validator that announces their format, and skipped for any other.
+    #[serde(
+        default,
+        rename = "sourceText",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source_text: Option<SourceTextSupport>,
     /// Every other member it announced, by name, as given: `x-` extension
     /// members (such as `"x-build": "debug"`, which tells two configurations
     /// of one validator apart) and members this contract version does not

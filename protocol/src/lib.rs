@@ -15,6 +15,7 @@ mod diagnostic;
 mod implementation;
 mod message;
 mod revision;
+mod source;
 mod validator;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -23,6 +24,7 @@ pub use message::{
     Command, HarnessInfo, Reply, ReplyMessage, Skip, StartReply, ValidateRequest, ValidatorError,
 };
 pub use revision::{InvalidRevision, KnownRevision, Revision, Revisions, RevisionsError};
+pub use source::{SOURCE_TEXT_VERSION, Source, SourceFormat, SourceTextSupport};
 pub use validator::Validator;
 
 /// The version of the stdio contract these types describe.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{Diagnostic, Implementation, Revision, Revisions};
+use crate::{Diagnostic, Implementation, Revision, Revisions, Source};
 
 /// "Is this document conforming when served under this revision?"
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,8 +19,15 @@ pub struct ValidateRequest {
     pub revision: Revision,
     /// The document, as JSON (YAML fixtures are converted before sending).
     /// Shared, so that handing the same fixture to a validator for each of
-    /// its revisions copies nothing.
+    /// its revisions copies nothing. `null` in a serialization case, which
+    /// carries [`source`](Self::source) instead.
     pub document: Arc<Value>,
+    /// The document's text, in a serialization case only: the validator
+    /// parses it itself under the restricted serialization rules, and
+    /// `document` is `null`. Sent only to validators that announce they read
+    /// text of its format ([`Implementation::source_text`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 /// Why a validator declined a case.
@@ -125,6 +132,7 @@ mod tests {
                 specification: "0.9.0".into(),
                 revision: Revision::of("2025-06-18"),
                 document: Arc::new(json!({"a": 1})),
+                source: None,
             },
         };
         assert_eq!(

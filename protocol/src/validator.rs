@@ -67,6 +67,7 @@ use crate::{Implementation, Reply, ValidateRequest};
 ///     specification: "0.9.0".into(),
 ///     revision: "2025-06-18".parse().unwrap(),
 ///     document: std::sync::Arc::new(serde_json::json!({"info": {"name": ""}})),
+///     source: None,
 /// };
 /// let Reply::Diagnostics(found) = InfoNameChecker.validate(&request) else {
 ///     unreachable!()

@@ -159,6 +159,7 @@ impl Validator for ReferenceValidator {
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),
             rules: Some(self.enabled_rules().map(str::to_owned).collect()),
+            source_text: None,
             other: Default::default(),
         }
     }
@@ -392,6 +393,7 @@ pub(crate) mod tests {
             specification: specification.to_owned(),
             revision: R2024_11_05,
             document: document.into(),
+            source: None,
         }
     }
 

@@ -152,6 +152,7 @@ fn validate_line(line: &str, last: &mut LastDocument) -> Option<(u64, ValidateRe
             specification: line.specification,
             revision,
             document,
+            source: None,
         },
     ))
 }
@@ -194,6 +195,7 @@ fn request(text: &str) -> Result<ValidateRequest, String> {
         specification,
         revision,
         document,
+        source: None,
     })
 }
 

@@ -316,6 +316,7 @@ impl Asker<'_> {
             specification: self.specification.clone(),
             revision,
             document: Arc::clone(document),
+            source: None,
         };
         let answer = |side: Side, reply: Result<Reply, Failure>| match reply {
             Ok(Reply::Diagnostics(found)) => Ok(found),

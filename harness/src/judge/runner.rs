@@ -29,6 +29,7 @@ pub(crate) fn request(
         revision,
         // Shared, not copied: every case of a fixture sends the same value.
         document: std::sync::Arc::clone(&document.value),
+        source: None,
     }
 }
 

@@ -251,6 +251,7 @@ fn the_contract_types_match_the_schemas() {
                 specification: "0.9.0".into(),
                 revision,
                 document: json!(["any", "JSON"]).into(),
+                source: None,
             },
         };
         assert_valid(

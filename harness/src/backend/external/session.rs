@@ -703,6 +703,7 @@ mod tests {
                 specification: "0.9.0".to_owned(),
                 revision: revision.parse().unwrap(),
                 document: Arc::clone(document),
+                source: None,
             };
         let requests = [
             request("a \"quoted\" case.json", "2025-06-18", &shared),
