@@ -33,6 +33,7 @@ use crate::backend::schedule::Backend;
 use crate::outcome::comparison::Level;
 use crate::outcome::failure::Failure;
 use crate::suite::SuiteSet;
+use crate::suite::catalog::Input;
 
 use disagreement::{Difference, Side};
 use mutation::Mutator;
@@ -285,10 +286,13 @@ impl DiffRun {
 }
 
 /// The documents of the suite's fixtures that loaded, in suite order: the
-/// seeds of every `diff` document.
+/// seeds of every `diff` document. Suites of serialization cases
+/// (`input: source`) are left out: what they test is how a text is
+/// written, which a mutated JSON value no longer shows.
 pub fn seeds(set: &SuiteSet) -> Vec<Value> {
     set.suites
         .iter()
+        .filter(|suite| suite.catalog.input == Input::Document)
         .flat_map(|suite| &suite.entries)
         .filter_map(|entry| entry.fixture.document.as_ref().ok())
         .map(|document| (*document.value).clone())
@@ -862,6 +866,24 @@ impl Shrinker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a suite of serialization cases tests is how its texts are
+    /// written: none of its fixtures seeds a document, even one whose text
+    /// loads; the same fixtures in a document suite do.
+    #[test]
+    fn the_fixtures_of_a_source_suite_seed_nothing() {
+        let set = crate::suite::testing::source_suite();
+        assert!(
+            set.suites[0]
+                .entries
+                .iter()
+                .any(|entry| entry.fixture.document.is_ok())
+        );
+        assert_eq!(seeds(&set), Vec::<Value>::new());
+        let mut documents = set.clone();
+        documents.suites[0].catalog.input = Input::Document;
+        assert_eq!(seeds(&documents).len(), 1);
+    }
 
     fn shape(rule: &str) -> Difference {
         Difference {

@@ -27,8 +27,8 @@ pub fn fixture(set: &SuiteSet, entry: &Entry) -> String {
     let _ = writeln!(out, "file:      {}", escape::line(&place));
     let revisions: Vec<&str> = fixture.revisions().iter().map(Revision::as_str).collect();
     let _ = writeln!(out, "revisions: {}", revisions.join(", "));
-    match &fixture.document {
-        Ok(document) => {
+    match (&fixture.document, &fixture.source) {
+        (Ok(document), _) => {
             // Any JSON value may stand there; a sentence is shown as is.
             let member = match document.value.get(STATEMENT_MEMBER) {
                 None => "(none)".to_owned(),
@@ -37,10 +37,29 @@ pub fn fixture(set: &SuiteSet, entry: &Entry) -> String {
             };
             let _ = writeln!(out, "{STATEMENT_MEMBER}:    {}", escape::line(&member));
         }
-        Err(error) => {
+        (Err(_), Some(_)) => {
+            let statement = fixture.statement().unwrap_or("(none)");
+            let _ = writeln!(out, "{STATEMENT_MEMBER}:    {}", escape::line(statement));
+        }
+        (Err(error), None) => {
             let _ = writeln!(
                 out,
                 "error:     the fixture does not load: {}",
+                escape::line(&error.to_string())
+            );
+        }
+    }
+    if let Some(source) = &fixture.source {
+        let _ = writeln!(
+            out,
+            "source:    a serialization case: validators that read {} source text get it as \
+             written, with a null document",
+            source.format
+        );
+        if let Err(error) = &fixture.document {
+            let _ = writeln!(
+                out,
+                "           (the harness's strict loader refuses it: {})",
                 escape::line(&error.to_string())
             );
         }

@@ -767,12 +767,19 @@ mod tests {
             text.into_bytes(),
         )]);
         let revisions = crate::suite::builtin_revisions();
-        let (fixtures, _) = crate::suite::fixture::discover(&tree, "s", &revisions, &|_| true);
+        let (fixtures, _) = crate::suite::fixture::discover(
+            &tree,
+            "s",
+            crate::suite::catalog::Input::Document,
+            &revisions,
+            &|_| true,
+        );
         let catalog = Catalog {
             suite: "s".into(),
             title: "t".into(),
             description: "d".into(),
             specification: "0.9.0".into(),
+            input: crate::suite::catalog::Input::Document,
             rules: Vec::new(),
             conventions: Vec::new(),
         };

@@ -150,12 +150,22 @@ impl Pages {
     }
 }
 
-/// An example ready to show: the catalog entry and the JSON it selects.
+/// An example ready to show: the catalog entry and what it shows of its
+/// fixture.
 pub(crate) struct Shown<'a> {
     /// The catalog's example.
     pub(crate) example: &'a Example,
-    /// The selected part of the fixture.
-    pub(crate) selected: &'a serde_json::Value,
+    /// What the page shows of the fixture.
+    pub(crate) selected: Selected<'a>,
+}
+
+/// What a rule page shows of an example's fixture.
+pub(crate) enum Selected<'a> {
+    /// The selected part of the document, as JSON.
+    Value(&'a serde_json::Value),
+    /// A serialization case's whole text as written, since how it is
+    /// written is what it shows (its text may not even load).
+    Source(&'a mcpdesc_protocol::Source),
 }
 
 /// The part of its fixture that `example` selects.
@@ -168,18 +178,30 @@ fn shown<'a>(
         .iter()
         .map(|entry| &entry.fixture)
         .find(|fixture| fixture.name == example.source);
-    let Some(Ok(document)) = fixture.map(|fixture| &fixture.document) else {
-        return Err(PageError::ExampleFixture {
-            rule: rule.id.clone(),
-            fixture: example.source.clone(),
-        });
+    let missing = || PageError::ExampleFixture {
+        rule: rule.id.clone(),
+        fixture: example.source.clone(),
     };
-    let selected = mcpdesc_source::pointer::resolve(&document.value, &example.selected)
-        .ok_or_else(|| PageError::ExamplePointer {
-            rule: rule.id.clone(),
-            fixture: example.source.clone(),
-            selected: example.selected.clone(),
-        })?;
+    let fixture = fixture.ok_or_else(missing)?;
+    let resolved = match &fixture.document {
+        Ok(document) => Some(
+            mcpdesc_source::pointer::resolve(&document.value, &example.selected).ok_or_else(
+                || PageError::ExamplePointer {
+                    rule: rule.id.clone(),
+                    fixture: example.source.clone(),
+                    selected: example.selected.clone(),
+                },
+            )?,
+        ),
+        // A serialization case's text need not load: it is shown whole.
+        Err(_) if fixture.source.is_some() => None,
+        Err(_) => return Err(missing()),
+    };
+    let selected = match (&fixture.source, resolved) {
+        (Some(source), _) => Selected::Source(source),
+        (None, Some(value)) => Selected::Value(value),
+        (None, None) => return Err(missing()),
+    };
     Ok(Shown { example, selected })
 }
 
@@ -214,7 +236,24 @@ fn head(title: &str, description: &str, source: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::is_safe_file_stem;
+    use super::{Pages, is_safe_file_stem};
+    use crate::suite::testing::{DUPLICATE, source_suite};
+
+    /// A serialization case's example is shown as its whole text, as
+    /// written, even a text the harness cannot load.
+    #[test]
+    fn a_source_example_shows_its_text_as_written() {
+        let set = source_suite();
+        assert_eq!(set.problems, []);
+        let pages = Pages::generate(&set).unwrap();
+        let page = pages
+            .get("serialization/mcpdesc.serialization.duplicate-key.md")
+            .unwrap();
+        assert!(
+            page.contains(&format!("Selected: `/info`\n\n```yaml\n{DUPLICATE}```\n")),
+            "{page}"
+        );
+    }
 
     #[test]
     fn rule_ids_name_files_only_when_plain() {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CONVENTIONS, Shown, TREE_ROOT_FROM_SUITE_FOLDER, head};
+use super::{CONVENTIONS, Selected, Shown, TREE_ROOT_FROM_SUITE_FOLDER, head};
 use crate::emit::markdown::{cell, code, fenced, inline, link_target, link_text, one_line};
 use crate::suite::catalog::{Applicability, Applies, Catalog, Rule};
 use crate::suite::fixture::Class;
@@ -155,22 +155,29 @@ fn decisions(page: &mut String, catalog: &Catalog, rule: &Rule) {
     }
 }
 
-/// One example: its fixture, the selected pointer, and the selected JSON.
+/// One example: its fixture, the selected pointer, and the selected JSON;
+/// for a serialization case, the fixture's whole text as written.
 fn example(page: &mut String, catalog: &Catalog, shown: &Shown<'_>) {
     let heading = match shown.example.class {
         Class::Valid => "Valid example",
         Class::Invalid => "Invalid example",
     };
     let fixture = format!("fixtures/{}/{}", catalog.suite, shown.example.source);
-    // A Value always serialises.
-    let json = serde_json::to_string_pretty(shown.selected).unwrap_or_default();
+    let shown_text = match &shown.selected {
+        // A Value always serialises.
+        Selected::Value(value) => fenced(
+            "json",
+            &serde_json::to_string_pretty(value).unwrap_or_default(),
+        ),
+        Selected::Source(source) => fenced(source.format.as_str(), &source.text),
+    };
     let _ = write!(
         page,
         "\n### {heading}\n\nSource: [{}]({TREE_ROOT_FROM_SUITE_FOLDER}{}) · Selected: {}\n\n{}",
         link_text(&shown.example.source),
         link_target(&fixture),
         code(&shown.example.selected),
-        fenced("json", &json),
+        shown_text,
     );
 }
 

@@ -27,6 +27,11 @@ pub struct Catalog {
     pub description: String,
     /// The MCP Description version whose rules it holds (e.g. `0.9.0`).
     pub specification: String,
+    /// What its cases hand a validator: the decoded document (`document`,
+    /// the default), or the fixture's text as written (`source`: every
+    /// fixture is a serialization case). See [`Input`].
+    #[serde(default)]
+    pub input: Input,
     /// The rules, in the order their pages are listed.
     pub rules: Vec<Rule>,
     /// Pointer conventions this catalog introduces: kinds of finding and
@@ -35,6 +40,22 @@ pub struct Catalog {
     /// decisions that apply it.
     #[serde(default)]
     pub conventions: Vec<Convention>,
+}
+
+/// What the cases of a suite hand a validator (`input:` in its catalog).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Input {
+    /// The document, decoded by the harness's strict loader and sent as
+    /// JSON: a fixture that does not load is a problem of the suite.
+    #[default]
+    Document,
+    /// The fixture's text, as written (a serialization case: duplicate
+    /// keys, YAML tags and aliases, several YAML documents, non-finite
+    /// numbers...), sent only to validators that announce they read its
+    /// format. A fixture whose text the strict loader refuses is the point
+    /// of such a suite, not a problem; bytes that are not UTF-8 still are.
+    Source,
 }
 
 /// A pointer convention: one kind of finding and where its diagnostic
@@ -548,7 +569,9 @@ pub fn convention_problems(catalogs: &[Catalog], complete: bool) -> Vec<(String,
 
 #[cfg(test)]
 mod tests {
-    use super::{Applicability, Applies, Decision, IndependentMarker, pointer_matches};
+    use super::{
+        Applicability, Applies, Catalog, Decision, IndependentMarker, Input, pointer_matches,
+    };
     use mcpdesc_protocol::Revision;
 
     fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
@@ -616,6 +639,31 @@ mod tests {
         );
         let value = read::<Applicability>(r#"{"2025-06-18": "maybe"}"#).unwrap_err();
         assert!(value.starts_with("unknown variant `maybe`"), "{value}");
+    }
+
+    #[test]
+    fn a_suites_input_is_its_documents_or_their_source_text() {
+        assert_eq!(read::<Input>(r#""document""#), Ok(Input::Document));
+        assert_eq!(read::<Input>(r#""source""#), Ok(Input::Source));
+        assert_eq!(Input::default(), Input::Document);
+        let wrong = read::<Input>(r#""text""#).unwrap_err();
+        assert!(
+            wrong.starts_with("unknown variant `text`, expected `document` or `source`"),
+            "{wrong}"
+        );
+        let catalog = |input: &str| {
+            mcpdesc_source::parse_yaml::<Catalog>(
+                "c.yaml",
+                format!(
+                    "suite: s\ntitle: t\ndescription: d\nspecification: 0.9.0\n{input}rules: []\n"
+                )
+                .as_bytes(),
+            )
+            .map(|catalog| catalog.input)
+        };
+        assert_eq!(catalog(""), Ok(Input::Document));
+        assert_eq!(catalog("input: source\n"), Ok(Input::Source));
+        assert!(catalog("input: yaml\n").is_err());
     }
 
     #[test]

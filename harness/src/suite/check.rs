@@ -87,8 +87,13 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
         for entry in &suite.entries {
             let fixture = &entry.fixture;
             let fixture_path = set.tree.display_path(&fixture.tree_path());
-            let Ok(document) = &fixture.document else {
-                continue;
+            // A fixture that does not load has its own problem; a
+            // serialization case whose text does not load says what it
+            // tests in its statement file.
+            let document = match &fixture.document {
+                Ok(document) => Some(document),
+                Err(_) if fixture.source.is_some() => None,
+                Err(_) => continue,
             };
             problems.extend(statement_problem(set, fixture, document, fixture_path));
         }
@@ -106,12 +111,13 @@ pub fn lint(set: &SuiteSet, coverage: &Coverage) -> Vec<SuiteProblem> {
 
 /// What is wrong with how `fixture` (loaded as `document`, found at
 /// `fixture_path`) says what it tests, if anything: an object root says it
-/// in its `x-test` member and has no statement file; any other root says it
-/// in its statement file, as UTF-8 text that is not blank.
+/// in its `x-test` member and has no statement file; any other root, and a
+/// serialization case whose text does not load (no `document`), says it in
+/// its statement file, as UTF-8 text that is not blank.
 fn statement_problem(
     set: &SuiteSet,
     fixture: &Fixture,
-    document: &Document,
+    document: Option<&Document>,
     fixture_path: String,
 ) -> Option<SuiteProblem> {
     let broken = |file: String, position: Option<Position>, message: String| SuiteProblem {
@@ -122,7 +128,8 @@ fn statement_problem(
     };
     let statement_path = fixture.statement_path();
     let statement_file = set.tree.get(&statement_path);
-    if document.value.is_object() {
+    let in_member = document.is_some_and(|document| document.value.is_object());
+    if in_member {
         if statement_file.is_some() {
             return Some(broken(
                 set.tree.display_path(&statement_path),
@@ -130,7 +137,7 @@ fn statement_problem(
                 format!(
                     "the fixture's root is an object, so its `{STATEMENT_MEMBER}` member says \
                      what it tests; a statement file is only for a document whose root is not \
-                     an object: remove this one"
+                     an object, or a serialization case whose text does not load: remove this one"
                 ),
             ));
         }
@@ -147,8 +154,14 @@ fn statement_problem(
         .statement()
         .is_none_or(|statement| statement.trim().is_empty())
     {
-        let message = if document.value.is_object() {
+        let message = if in_member {
             format!("the fixture does not say what it tests (a root `{STATEMENT_MEMBER}` string)")
+        } else if document.is_none() {
+            format!(
+                "the fixture does not say what it tests: its text does not load (a \
+                 serialization case), so the sentence goes in the file `{}` beside it",
+                set.tree.display_path(&statement_path)
+            )
         } else {
             format!(
                 "the fixture does not say what it tests: its root is not an object, so the \
@@ -158,7 +171,9 @@ fn statement_problem(
         };
         return Some(broken(
             fixture_path,
-            document.locations.get("").or(Some(Position::START)),
+            document
+                .and_then(|document| document.locations.get(""))
+                .or(Some(Position::START)),
             message,
         ));
     }

@@ -82,25 +82,29 @@ impl Coverage {
                     } else {
                         let (mut invalid, mut valid) = (0, 0);
                         for entry in set.suites.iter().flat_map(|suite| &suite.entries) {
-                            let (Ok(document), Ok(expectation)) =
-                                (&entry.fixture.document, &entry.expectation)
+                            // A serialization case whose text does not load
+                            // counts where it is invalid; where a valid one
+                            // exercises a rule needs its values.
+                            let (Ok(expectation), None) =
+                                (&entry.expectation, entry.fixture.load_problem())
                             else {
                                 continue;
                             };
                             let Some(findings) = expectation.revisions.get(&revision) else {
                                 continue;
                             };
-                            match entry.fixture.class {
-                                Class::Invalid => {
+                            match (entry.fixture.class, &entry.fixture.document) {
+                                (Class::Invalid, _) => {
                                     if findings.iter().any(|finding| finding.rule == rule.id) {
                                         invalid += 1;
                                     }
                                 }
-                                Class::Valid => {
+                                (Class::Valid, Ok(document)) => {
                                     if rule.exercised_by(document.locations.pointers()) {
                                         valid += 1;
                                     }
                                 }
+                                (Class::Valid, Err(_)) => {}
                             }
                         }
                         if rule.cannot_fire_under.contains(&revision) {

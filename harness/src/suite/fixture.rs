@@ -1,12 +1,13 @@
 //! Fixtures: the documents of a suite, each expected to be valid or invalid.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use mcpdesc_protocol::{Revision, Revisions};
+use mcpdesc_protocol::{Revision, Revisions, Source, SourceFormat};
 use mcpdesc_source::{Document, Format, LoadError};
 use serde::Deserialize;
 
+use crate::suite::catalog::Input;
 use crate::suite::tree::SuiteTree;
 
 /// The root member in which a fixture states, in one sentence, what it tests.
@@ -60,8 +61,16 @@ pub struct Fixture {
     pub class: Class,
     /// Its path below `fixtures/<suite>/` (e.g. `expected-valid/minimal.json`).
     pub name: String,
-    /// The document, or why it could not be loaded.
+    /// The document, or why it could not be loaded. For a serialization
+    /// case ([`Fixture::source`]) a load error is no problem of the suite:
+    /// see [`Fixture::load_problem`].
     pub document: Result<Document, LoadError>,
+    /// Its text as a serialization case sends it, when it is one: a
+    /// fixture of a suite whose catalog says `input: source`
+    /// ([`Input::Source`]) whose bytes are UTF-8. The text is shared by
+    /// every case of the fixture, so that each revision's request copies
+    /// nothing. `None` for any other fixture.
+    pub source: Option<Source>,
     /// The revisions it runs under, decided when it was discovered.
     revisions: Vec<Revision>,
     /// Its source text (lossily decoded), to show the line a pointer names.
@@ -94,11 +103,27 @@ impl Fixture {
         &self.revisions
     }
 
+    /// Why the fixture cannot be judged, if it cannot: its load error,
+    /// unless it is a serialization case ([`Fixture::source`]), whose text
+    /// validators read themselves and the harness's strict loader may well
+    /// refuse (that is what such a case is about).
+    pub fn load_problem(&self) -> Option<&LoadError> {
+        match &self.document {
+            Err(error) if self.source.is_none() => Some(error),
+            _ => None,
+        }
+    }
+
     /// What the fixture says it tests: its root `x-test` member, or, for
-    /// a document whose root is not an object, its statement file (see
+    /// a document whose root is not an object and for a serialization case
+    /// whose text does not load, its statement file (see
     /// [`STATEMENT_SUFFIX`]).
     pub fn statement(&self) -> Option<&str> {
-        let value = &self.document.as_ref().ok()?.value;
+        let value = match &self.document {
+            Ok(document) => &document.value,
+            Err(_) if self.source.is_some() => return self.statement_file.as_deref(),
+            Err(_) => return None,
+        };
         match &**value {
             serde_json::Value::Object(members) => members.get(STATEMENT_MEMBER)?.as_str(),
             _ => self.statement_file.as_deref(),
@@ -106,7 +131,8 @@ impl Fixture {
     }
 
     /// The path in the suite tree of its statement file, which only a
-    /// fixture whose root is not an object may have.
+    /// fixture whose root is not an object, or a serialization case whose
+    /// text does not load, may have.
     pub fn statement_path(&self) -> String {
         format!("{}{STATEMENT_SUFFIX}", self.tree_path())
     }
@@ -151,12 +177,22 @@ pub(crate) struct StrayFile {
     pub reason: String,
 }
 
+/// The contract's name for a document serialization.
+pub fn source_format(format: Format) -> SourceFormat {
+    match format {
+        Format::Json => SourceFormat::Json,
+        Format::Yaml => SourceFormat::Yaml,
+    }
+}
+
 /// Finds the fixtures of `suite` in `tree` whose IDs `keep` takes, in path
 /// order, loading each; files that are not fixtures are returned beside
-/// them.
+/// them. In a suite of serialization cases (`input` is [`Input::Source`])
+/// each fixture whose bytes are UTF-8 also keeps its text to send.
 pub(crate) fn discover(
     tree: &SuiteTree,
     suite: &str,
+    input: Input,
     known: &Revisions,
     keep: &dyn Fn(&str) -> bool,
 ) -> (Vec<Fixture>, Vec<StrayFile>) {
@@ -203,11 +239,21 @@ pub(crate) fn discover(
             Ok(document) => known.of_document(&document.value),
             Err(_) => known.iter().collect(),
         };
+        // Text that is not UTF-8 cannot travel in the contract: such a
+        // fixture stays a load problem, as in any suite.
+        let source = match input {
+            Input::Source => std::str::from_utf8(bytes).ok().map(|text| Source {
+                format: source_format(format),
+                text: Arc::from(text),
+            }),
+            Input::Document => None,
+        };
         fixtures.push(Fixture {
             suite: suite.to_owned(),
             class,
             name: name.to_owned(),
             document,
+            source,
             revisions,
             text: String::from_utf8_lossy(bytes).into_owned(),
             statement_file: tree.get(&format!("{path}{STATEMENT_SUFFIX}")).map(|bytes| {
@@ -250,7 +296,7 @@ mod tests {
             ("fixtures/s/expected-valid/c.txt", "hello"),
             ("fixtures/other/expected-valid/a.json", "{}"),
         ]);
-        let (fixtures, strays) = discover(&tree, "s", &known(), &|_| true);
+        let (fixtures, strays) = discover(&tree, "s", Input::Document, &known(), &|_| true);
         let names: Vec<_> = fixtures
             .iter()
             .map(|f| (f.class, f.name.as_str()))
@@ -281,6 +327,7 @@ mod tests {
         let (fixtures, _) = discover(
             &tree(&[("fixtures/s/expected-valid/a.json", text)]),
             "s",
+            Input::Document,
             &known(),
             &|_| true,
         );
@@ -302,6 +349,7 @@ mod tests {
             let (fixtures, _) = discover(
                 &tree(&[("fixtures/s/expected-valid/a.json", text)]),
                 "s",
+                Input::Document,
                 &known(),
                 &|_| true,
             );
@@ -312,10 +360,62 @@ mod tests {
         }
     }
 
+    /// In a suite of serialization cases each UTF-8 fixture keeps its text
+    /// as written; one the strict loader refuses is no problem, runs under
+    /// every revision and says what it tests in its statement file; bytes
+    /// that are not UTF-8 stay a problem.
+    #[test]
+    fn a_source_suite_keeps_each_fixtures_text() {
+        let duplicate = "a: 1\na: 2\n";
+        let tree = SuiteTree::from_files(
+            [
+                ("expected-invalid/duplicate.yaml", duplicate.as_bytes()),
+                (
+                    "expected-invalid/duplicate.yaml.x-test",
+                    b"Key a twice.\r\n",
+                ),
+                ("expected-invalid/latin1.yaml", b"a: caf\xe9\n"),
+                (
+                    "expected-valid/once.json",
+                    b"{\"x-test\": \"once\", \"protocolVersions\": [\"2025-06-18\"]}",
+                ),
+                ("expected-valid/z.yml", b"a: 1"),
+            ]
+            .map(|(name, bytes)| (format!("fixtures/s/{name}"), bytes.to_vec())),
+        );
+        let (fixtures, strays) = discover(&tree, "s", Input::Source, &known(), &|_| true);
+        assert_eq!(strays, []);
+        let [duplicated, latin1, once, z] = &fixtures[..] else {
+            panic!("{fixtures:?}");
+        };
+        let source = duplicated.source.as_ref().unwrap();
+        assert_eq!(
+            (source.format, &*source.text),
+            (SourceFormat::Yaml, duplicate)
+        );
+        assert!(duplicated.document.is_err());
+        assert_eq!(duplicated.load_problem(), None);
+        assert_eq!(duplicated.statement(), Some("Key a twice."));
+        assert_eq!(duplicated.revisions(), known().iter().collect::<Vec<_>>());
+        assert_eq!(latin1.source, None);
+        assert!(latin1.load_problem().unwrap().message.contains("UTF-8"));
+        assert_eq!(latin1.statement(), None);
+        assert_eq!(once.source.as_ref().unwrap().format, SourceFormat::Json);
+        assert_eq!(once.statement(), Some("once"));
+        assert_eq!(once.revisions(), [Revision::of("2025-06-18")]);
+        assert_eq!(z.source.as_ref().unwrap().format, SourceFormat::Yaml);
+        // The same files in a document suite: no text kept, and the
+        // refused one is a problem.
+        let (fixtures, _) = discover(&tree, "s", Input::Document, &known(), &|_| true);
+        assert!(fixtures.iter().all(|fixture| fixture.source.is_none()));
+        assert!(fixtures[0].load_problem().is_some());
+        assert_eq!(fixtures[0].statement(), None);
+    }
+
     #[test]
     fn a_broken_fixture_is_kept_with_its_error() {
         let tree = tree(&[("fixtures/s/expected-valid/bad.json", "{\"a\": 1, \"a\": 2}")]);
-        let (fixtures, _) = discover(&tree, "s", &known(), &|_| true);
+        let (fixtures, _) = discover(&tree, "s", Input::Document, &known(), &|_| true);
         let error = fixtures[0].document.as_ref().unwrap_err();
         assert!(error.message.contains("duplicate key"), "{error}");
         assert_eq!(fixtures[0].revisions(), known().iter().collect::<Vec<_>>());

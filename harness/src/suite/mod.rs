@@ -240,7 +240,8 @@ impl SuiteSet {
         let mut claimed: BTreeSet<String> = BTreeSet::new();
         for catalog in catalogs {
             let keep = |id: &str| only.is_none_or(|only| only.contains(&id));
-            let (fixtures, strays) = fixture::discover(&tree, &catalog.suite, &revisions, &keep);
+            let (fixtures, strays) =
+                fixture::discover(&tree, &catalog.suite, catalog.input, &revisions, &keep);
             problems.extend(
                 strays
                     .into_iter()
@@ -251,7 +252,7 @@ impl SuiteSet {
                 .map(|fixture| {
                     let path = expectation::path_of(&fixture);
                     claimed.insert(path.clone());
-                    if let Err(error) = &fixture.document {
+                    if let Some(error) = fixture.load_problem() {
                         problems.push(error.clone().into());
                     }
                     let expectation = match load_expectation(&tree, &path, &fixture, &known) {
@@ -522,9 +523,12 @@ fn load_expectation(
         ));
     }
     // A fixture that does not load has its own problem; what it would run
-    // under is unknown, so its expectation is not compared with it.
+    // under is unknown, so its expectation is not compared with it. A
+    // serialization case whose text does not load runs under every known
+    // revision, so that much is compared; its pointers name nothing the
+    // harness could read.
     let document = fixture.document.as_ref().ok();
-    if document.is_some() {
+    if document.is_some() || fixture.source.is_some() {
         let wanted: BTreeSet<Revision> = fixture.revisions().iter().copied().collect();
         let listed: BTreeSet<Revision> = expectation.revisions.keys().copied().collect();
         if wanted != listed {
@@ -649,18 +653,26 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
                 }
                 continue;
             };
-            let Ok(document) = &entry.fixture.document else {
-                continue;
-            };
-            if mcpdesc_source::pointer::resolve(&document.value, &example.selected).is_none() {
-                report(
-                    format!(
-                        "selected pointer `{}` does not resolve in the fixture",
-                        example.selected
-                    ),
-                    SuiteProblemKind::Broken,
-                );
-                continue;
+            // A fixture that does not load has its own problem; a
+            // serialization case whose text does not load has no value for
+            // the pointer to name, and its expectation is all there is.
+            match &entry.fixture.document {
+                Ok(document) => {
+                    if mcpdesc_source::pointer::resolve(&document.value, &example.selected)
+                        .is_none()
+                    {
+                        report(
+                            format!(
+                                "selected pointer `{}` does not resolve in the fixture",
+                                example.selected
+                            ),
+                            SuiteProblemKind::Broken,
+                        );
+                        continue;
+                    }
+                }
+                Err(_) if entry.fixture.source.is_none() => continue,
+                Err(_) => {}
             }
             let Ok(expectation) = &entry.expectation else {
                 continue;
@@ -684,6 +696,80 @@ fn example_problems(tree: &SuiteTree, suite: &Suite) -> Vec<SuiteProblem> {
         }
     }
     problems
+}
+
+/// Suite sets for the harness's own unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::SuiteSet;
+    use crate::suite::tree::SuiteTree;
+
+    /// The text of the serialization case: `info` twice, which the
+    /// harness's strict loader refuses.
+    pub(crate) const DUPLICATE: &str = "mcpdesc: 0.9.0\ninfo: {name: x, version: \"1\"}\n\
+                         info: {name: y, version: \"1\"}\nprotocolVersions: [\"2025-06-18\"]\n";
+
+    /// A suite tree of one `input: source` suite: a YAML fixture whose
+    /// text does not load (its statement in a file beside it), under every
+    /// revision, which its rule's catalog example shows, and a JSON one
+    /// that loads, under one.
+    pub(crate) fn source_suite() -> SuiteSet {
+        let embedded = SuiteTree::embedded();
+        let mut files: Vec<(String, Vec<u8>)> = ["suites/revisions.yaml", "suites/changelog.yaml"]
+            .into_iter()
+            .map(|name| (name.to_owned(), embedded.get(name).unwrap().to_vec()))
+            .collect();
+        let rule = "mcpdesc.serialization.duplicate-key";
+        let every = |finding: &str| {
+            crate::suite::builtin_revisions()
+                .iter()
+                .map(|revision| format!("  {revision}: [{finding}]\n"))
+                .collect::<String>()
+        };
+        for (name, text) in [
+        (
+            "suites/serialization.yaml".to_owned(),
+            format!(
+                "suite: serialization\ntitle: t\ndescription: d\nspecification: 0.9.0\n\
+                 input: source\nrules:\n  - {{id: {rule}, title: t, summary: s, \
+                 requirement: r, owner: mcpdesc, surface: s, path: p, kind: k, level: must, \
+                 severity: error, status: internal, enforcement: internal, \
+                 applicability: independent, exercised-at: [\"\"], examples: [{{class: invalid, \
+                 source: expected-invalid/duplicate-key.yaml, selected: /info}}]}}\n"
+            ),
+        ),
+        (
+            "fixtures/serialization/expected-invalid/duplicate-key.yaml".to_owned(),
+            DUPLICATE.to_owned(),
+        ),
+        (
+            "fixtures/serialization/expected-invalid/duplicate-key.yaml.x-test".to_owned(),
+            "The root names `info` twice.\n".to_owned(),
+        ),
+        (
+            "expected/serialization/expected-invalid/duplicate-key.yaml.yaml".to_owned(),
+            format!(
+                "fixture: serialization/expected-invalid/duplicate-key.yaml\nrevisions:\n{}",
+                every(&format!("{{severity: error, rule: {rule}, path: /info}}"))
+            ),
+        ),
+        (
+            "fixtures/serialization/expected-valid/minimal.json".to_owned(),
+            "{\"x-test\": \"Written once each.\", \"mcpdesc\": \"0.9.0\", \
+             \"info\": {\"name\": \"x\", \"version\": \"1\"}, \
+             \"protocolVersions\": [\"2025-06-18\"]}"
+                .to_owned(),
+        ),
+        (
+            "expected/serialization/expected-valid/minimal.json.yaml".to_owned(),
+            "fixture: serialization/expected-valid/minimal.json\nrevisions:\n  2025-06-18: []\n"
+                .to_owned(),
+        ),
+    ] {
+        files.push((name, text.into_bytes()));
+    }
+        SuiteSet::load(SuiteTree::from_files(files))
+    }
 }
 
 #[cfg(test)]
