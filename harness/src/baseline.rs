@@ -422,7 +422,7 @@ mod tests {
                 Vec::new().into_iter().collect(),
                 &[],
                 &RuleIndex::default(),
-                &serde_json::Value::Null,
+                Some(&serde_json::Value::Null),
                 case.revision,
             ))),
             Some(false) => Outcome::NotRun(NotRun::Unavailable),

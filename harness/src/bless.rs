@@ -72,6 +72,13 @@ pub enum Refusal {
     /// The fixture does not load.
     #[error("the fixture does not load: {0}")]
     Broken(crate::suite::SuiteProblem),
+    /// The fixture is a serialization case, and the validator does not
+    /// announce that it reads source text of its format.
+    #[error("the validator does not announce that it reads {format} source text")]
+    SourceTextUnannounced {
+        /// The format of the fixture's text.
+        format: mcpdesc_protocol::SourceFormat,
+    },
     /// The validator failed in itself under a revision (a panic).
     #[error("{revision}: {}", crate::emit::text::failure_text(&.failure.kind))]
     Failed {
@@ -134,9 +141,9 @@ pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) 
                 wanted.insert(path.clone(), current(set, &path));
                 continue;
             }
-            let computed = match &fixture.document {
-                Ok(document) => judge(fixture, document, backend),
-                Err(error) => Err(Refusal::Broken(error.clone().into())),
+            let computed = match fixture.load_problem() {
+                None => judge(fixture, backend),
+                Some(error) => Err(Refusal::Broken(error.clone().into())),
             };
             match computed {
                 Ok(revisions) => {
@@ -183,19 +190,26 @@ pub fn plan(set: &SuiteSet, backend: &dyn Backend, keep: &dyn Fn(&str) -> bool) 
     plan
 }
 
-/// The findings of `fixture` (whose document is `document`) under each of
-/// its revisions, or why the validator did not judge it under one of them.
+/// The findings of `fixture` (which is judgeable: see
+/// [`Fixture::load_problem`]) under each of its revisions, or why the
+/// validator did not judge it under one of them. A serialization case is
+/// sent as a run sends it, its text and a `null` document, and only to a
+/// validator that announces it reads the text's format.
 fn judge(
     fixture: &Fixture,
-    document: &mcpdesc_source::Document,
     backend: &dyn Backend,
 ) -> Result<BTreeMap<Revision, Vec<Finding>>, Refusal> {
+    use crate::judge::runner;
+    if let Some(format) = runner::unread_source(fixture, backend.implementation()) {
+        return Err(Refusal::SourceTextUnannounced { format });
+    }
     // A failure (an in-process panic, an external crash) refuses the one
     // fixture, so the bless does not end half-way and the other
     // expectations are still written.
     let mut revisions = BTreeMap::new();
     for &revision in fixture.revisions() {
-        let request = crate::judge::runner::request(fixture, document, revision);
+        let request = runner::request(fixture, revision)
+            .map_err(|error| Refusal::Broken(error.clone().into()))?;
         let reply = backend
             .call(&request)
             .map_err(|failure| Refusal::Failed { revision, failure })?;
@@ -479,6 +493,88 @@ mod tests {
                 _ => self.reference.validate(request),
             }
         }
+    }
+
+    /// Answers a serialization case from its text alone: the duplicate
+    /// key, where a text writes `info` twice.
+    struct TextReader {
+        support: Option<mcpdesc_protocol::SourceTextSupport>,
+    }
+
+    impl Validator for TextReader {
+        fn implementation(&self) -> Implementation {
+            Implementation {
+                revisions: crate::suite::builtin_revisions()
+                    .iter()
+                    .map(|revision| revision.as_str().to_owned())
+                    .collect(),
+                source_text: self.support.clone(),
+                ..Implementation::default()
+            }
+        }
+
+        fn validate(&self, request: &ValidateRequest) -> Reply {
+            assert_eq!(*request.document, serde_json::Value::Null);
+            let text = &request.source.as_ref().unwrap().text;
+            Reply::Diagnostics(if text.matches("\ninfo:").count() > 1 {
+                vec![mcpdesc_protocol::Diagnostic::new(
+                    "mcpdesc.serialization.duplicate-key",
+                    "/y",
+                    mcpdesc_protocol::Severity::Error,
+                )]
+            } else {
+                Vec::new()
+            })
+        }
+    }
+
+    /// A serialization case's expectation is computed from its text, by a
+    /// validator that announces it reads the format, even when the text
+    /// does not load; a validator that does not announce it leaves the
+    /// file as it is, saying why.
+    #[test]
+    fn a_serialization_case_is_blessed_from_its_text_by_a_validator_that_reads_it() {
+        use mcpdesc_protocol::{SourceFormat, SourceTextSupport};
+        let set = crate::suite::testing::source_suite();
+        let reads = TextReader {
+            support: Some(SourceTextSupport::of(&[
+                SourceFormat::Json,
+                SourceFormat::Yaml,
+            ])),
+        };
+        let blessed = plan(&set, &InProcess::new(reads), &|_| true);
+        assert_eq!(blessed.refused, []);
+        let changed: Vec<&str> = blessed.changes.iter().map(|c| c.path.as_str()).collect();
+        // Both files are written as `bless` writes them; the text that
+        // does not load gets the validator's findings under every revision.
+        assert_eq!(
+            changed,
+            [
+                "expected/serialization/expected-invalid/duplicate-key.yaml.yaml",
+                "expected/serialization/expected-valid/minimal.json.yaml"
+            ],
+            "{blessed:#?}"
+        );
+        let new = blessed.changes[0].new.as_deref().unwrap();
+        assert_eq!(new.matches("path: \"/y\"").count(), 5, "{new}");
+        let new = blessed.changes[1].new.as_deref().unwrap();
+        assert!(new.contains("\n  2025-06-18: []\n"), "{new}");
+        let yaml_only = TextReader {
+            support: Some(SourceTextSupport::of(&[SourceFormat::Yaml])),
+        };
+        let partial = plan(&set, &InProcess::new(yaml_only), &|_| true);
+        let refused: Vec<(&str, String)> = partial
+            .refused
+            .iter()
+            .map(|(id, reason)| (id.as_str(), reason.to_string()))
+            .collect();
+        assert_eq!(
+            refused,
+            [(
+                "serialization/expected-valid/minimal.json",
+                "the validator does not announce that it reads json source text".to_owned()
+            )]
+        );
     }
 
     fn expectation_path(id: &str) -> String {

@@ -62,8 +62,9 @@ pub const VARIABLES: [&str; 4] = [
 /// `MCPDESC_LEVEL` says otherwise); a failing one prints the diff, under a
 /// first line that names the fixture and the revision. A case the validator
 /// does not take is **ignored**, never passed: one under a revision that
-/// its [`implementation`](Validator::implementation) does not announce is
-/// marked ignored before the run (`--include-ignored` runs it, and it is
+/// its [`implementation`](Validator::implementation) does not announce (or
+/// a serialization case in a format whose source text it does not announce
+/// that it reads, `source_text`) is marked ignored before the run (`--include-ignored` runs it, and it is
 /// still ignored, with the reason), and one it answers with `skipped` is
 /// ignored when it answers, with its reason.
 ///
@@ -454,9 +455,11 @@ impl Target {
 /// The trials for `target` over `set`, judged at `level`: one per case, and
 /// one for the suite's own problems when it has any.
 ///
-/// A case under a revision that `target` does not announce is marked
-/// ignored: it does not run unless libtest is asked for ignored tests, and
-/// then it ends ignored too (see [`check_case`]).
+/// A case under a revision that `target` does not announce, or a
+/// serialization case in a format whose source text it does not announce
+/// that it reads, is marked ignored: it does not run unless libtest is
+/// asked for ignored tests, and then it ends ignored too (see
+/// [`check_case`]).
 pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Level) -> Vec<Trial> {
     shared_trials(target, set.map(Arc::new), level)
 }
@@ -501,11 +504,12 @@ fn shared_trials(
         // spelling selects a case everywhere.
         let name = case.id();
         let (index, revision) = (case.index, case.revision);
-        let announced = target
-            .implementation()
+        let implementation = target.implementation();
+        let announced = implementation
             .revisions
             .iter()
-            .any(|name| name == revision.as_str());
+            .any(|name| name == revision.as_str())
+            && runner::unread_source(&case.entry.fixture, implementation).is_none();
         let (set, target) = (Arc::clone(&set), Arc::clone(&target));
         let trial = Trial::ignorable_test(name, move || {
             let Some(entry) = set.get(index) else {
@@ -534,9 +538,10 @@ pub enum Checked {
     /// It passed at the level asked for.
     Passed,
     /// The validator did not take it: it does not announce the case's
-    /// revision, it answered `skipped`, or nothing of the case is judged
-    /// (it expects findings of rules the validator does not claim only).
-    /// The reason names the revision.
+    /// revision (or, for a serialization case, that it reads its format),
+    /// it answered `skipped`, or nothing of the case is judged (it expects
+    /// findings of rules the validator does not claim only). The reason
+    /// names the revision.
     Ignored(String),
     /// It failed: the failure report, as `run` prints it (its first line
     /// names the fixture and the revision).
@@ -586,6 +591,70 @@ mod tests {
 
     fn arguments(line: &[&str]) -> Arguments {
         Arguments::from_iter(std::iter::once("conformance").chain(line.iter().copied()))
+    }
+
+    /// A validator that reads YAML source text and nothing else.
+    struct ReadsYaml;
+
+    impl Validator for ReadsYaml {
+        fn implementation(&self) -> Implementation {
+            Implementation {
+                revisions: crate::suite::builtin_revisions()
+                    .iter()
+                    .map(|revision| revision.as_str().to_owned())
+                    .collect(),
+                source_text: Some(mcpdesc_protocol::SourceTextSupport::of(&[
+                    mcpdesc_protocol::SourceFormat::Yaml,
+                ])),
+                ..Implementation::default()
+            }
+        }
+
+        fn validate(&self, request: &ValidateRequest) -> Reply {
+            let text = &request.source.as_ref().expect("a serialization case").text;
+            Reply::Diagnostics(if text.matches("\ninfo:").count() > 1 {
+                vec![mcpdesc_protocol::Diagnostic::new(
+                    "mcpdesc.serialization.duplicate-key",
+                    "/info",
+                    mcpdesc_protocol::Severity::Error,
+                )]
+            } else {
+                Vec::new()
+            })
+        }
+    }
+
+    /// A serialization case in a format the validator does not announce
+    /// reading is an ignored trial before the run, and says why when asked
+    /// to run; one in a format it reads runs and passes.
+    #[test]
+    fn a_serialization_case_is_a_trial_only_for_a_validator_that_reads_its_format() {
+        let set = Arc::new(crate::suite::testing::source_suite());
+        let target = Arc::new(Target::in_process(Arc::new(ReadsYaml)));
+        let trials = shared_trials(Arc::clone(&target), Ok(Arc::clone(&set)), Level::Exact);
+        let flags: Vec<(&str, bool)> = trials
+            .iter()
+            .map(|trial| (trial.name(), trial.has_ignored_flag()))
+            .collect();
+        assert_eq!(flags.len(), 6, "{flags:?}");
+        for (name, ignored) in flags {
+            assert_eq!(ignored, name.contains(".json@"), "{name}");
+        }
+        for case in Selection::default().cases(&set) {
+            let checked = check_case(&set, &case, &target, Level::Exact);
+            if case.id().contains(".json@") {
+                assert_eq!(
+                    checked,
+                    Checked::Ignored(
+                        "under 2025-06-18: the validator does not announce that it reads json \
+                         source text"
+                            .into()
+                    )
+                );
+            } else {
+                assert_eq!(checked, Checked::Passed, "{}", case.id());
+            }
+        }
     }
 
     #[test]

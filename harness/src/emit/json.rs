@@ -251,6 +251,9 @@ pub fn outcome(outcome: &Outcome) -> Value {
         Outcome::Skipped(Skip::Unannounced) => {
             json!({"kind": "skipped", "reason": "unannounced-revision"})
         }
+        Outcome::Skipped(Skip::SourceTextUnannounced { format }) => {
+            json!({"kind": "skipped", "reason": "unannounced-source-text", "format": format})
+        }
         Outcome::Skipped(Skip::Declined { reason, issue }) => {
             json!({"kind": "skipped", "reason": "declined", "message": reason, "issue": issue})
         }

@@ -373,6 +373,9 @@ pub(crate) fn unclaimed_text(unclaimed: &Unclaimed) -> String {
 pub(crate) fn skip_text(skip: &Skip) -> String {
     match skip {
         Skip::Unannounced => "the validator does not announce this revision".to_owned(),
+        Skip::SourceTextUnannounced { format } => {
+            format!("the validator does not announce that it reads {format} source text")
+        }
         Skip::Declined {
             reason,
             issue: Some(issue),
@@ -827,7 +830,7 @@ mod tests {
             expected,
             &[],
             &RuleIndex::default(),
-            &document,
+            Some(&document),
             mcpdesc_protocol::Revision::of("2025-06-18"),
         );
         let result = CaseResult {

@@ -15,12 +15,15 @@ use crate::suite::expectation::{Finding, Findings};
 impl Comparison {
     /// Compares `actual` with `expected` for a case of `document` under
     /// `revision`, and checks each actual finding against the catalogs:
-    /// every rule is judged.
+    /// every rule is judged. Each reported pointer must name a value in
+    /// `document`; with no document (a serialization case whose text the
+    /// harness cannot load), pointers are compared with the expectation
+    /// only.
     pub fn new(
         expected: Findings,
         actual: &[Diagnostic],
         rules: &RuleIndex,
-        document: &Value,
+        document: Option<&Value>,
         revision: Revision,
     ) -> Comparison {
         Comparison::claimed(expected, actual, rules, document, revision, None)
@@ -36,7 +39,7 @@ impl Comparison {
         expected: Findings,
         actual: &[Diagnostic],
         rules: &RuleIndex,
-        document: &Value,
+        document: Option<&Value>,
         revision: Revision,
         listed: Option<&[String]>,
     ) -> Comparison {
@@ -88,7 +91,9 @@ impl Comparison {
                 }
                 Some(_) => {}
             }
-            if mcpdesc_source::pointer::resolve(document, &finding.path).is_none() {
+            if let Some(document) = document
+                && mcpdesc_source::pointer::resolve(document, &finding.path).is_none()
+            {
                 report(finding, ProblemKind::UnresolvedPointer);
             }
         }
@@ -188,7 +193,7 @@ rules:
             expected.iter().cloned().collect(),
             actual,
             &rules(),
-            &document,
+            Some(&document),
             revision,
         )
     }
@@ -272,6 +277,42 @@ rules:
         assert_eq!(
             levels(&compare(&expected, &actual, R)),
             [true, false, false]
+        );
+    }
+
+    /// A serialization case whose text does not load has no document:
+    /// its pointers are not checked against one, only compared with the
+    /// expectation, and a rule problem still counts.
+    #[test]
+    fn without_a_document_pointers_are_compared_but_not_resolved() {
+        let without = |expected: &[Finding], actual: &[Diagnostic]| {
+            Comparison::new(
+                expected.iter().cloned().collect(),
+                actual,
+                &rules(),
+                None,
+                R,
+            )
+        };
+        let expected = [finding("mcpdesc.a", "/nothing", Severity::Error)];
+        let actual = [diagnostic("mcpdesc.a", "/nothing", Severity::Error)];
+        let comparison = without(&expected, &actual);
+        assert_eq!(levels(&comparison), [true, true, true]);
+        assert_eq!(comparison.problem_count, 0, "{comparison:?}");
+        // With the document, the same finding names nothing.
+        assert_eq!(levels(&compare(&expected, &actual, R)), [true, true, false]);
+        let elsewhere = [diagnostic("mcpdesc.a", "/else", Severity::Error)];
+        assert_eq!(levels(&without(&expected, &elsewhere)), [true, true, false]);
+        let unknown = [diagnostic("mcpdesc.unknown", "/nothing", Severity::Error)];
+        let comparison = without(&[], &unknown);
+        assert_eq!(levels(&comparison), [false, false, false]);
+        assert_eq!(
+            comparison
+                .problems
+                .iter()
+                .map(|problem| problem.kind)
+                .collect::<Vec<_>>(),
+            [ProblemKind::UnknownRule]
         );
     }
 

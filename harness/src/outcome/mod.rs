@@ -18,7 +18,7 @@ pub mod mark;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use mcpdesc_protocol::Revision;
+use mcpdesc_protocol::{Revision, SourceFormat};
 
 pub use comparison::{Comparison, Level};
 use failure::Failure;
@@ -39,7 +39,7 @@ pub enum Outcome {
     /// `rules`): neither passed nor failed, counted apart.
     Unclaimed(Box<Unclaimed>),
     /// Not judged: the validator declined the case, or does not announce its
-    /// revision.
+    /// revision (or, for a serialization case, that it reads its format).
     Skipped(Skip),
     /// The validator replied that it failed on this case.
     ValidatorError {
@@ -86,6 +86,14 @@ pub struct Unclaimed {
 pub enum Skip {
     /// The validator does not announce the case's revision; it was not asked.
     Unannounced,
+    /// The case is a serialization case written in `format`, and the
+    /// validator does not announce that it reads source text of that format
+    /// (`sourceText` in its reply to `start`, or `--source-text`); it was
+    /// not asked.
+    SourceTextUnannounced {
+        /// The format of the case's text.
+        format: SourceFormat,
+    },
     /// The validator answered `skipped`.
     Declined {
         /// Its reason.

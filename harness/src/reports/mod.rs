@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mcpdesc_protocol::{Implementation, Revision};
+use mcpdesc_protocol::{Implementation, Revision, SourceFormat};
 use serde::Deserialize;
 
 use crate::backend::interrupt::Interruption;
@@ -258,17 +258,8 @@ pub enum OutcomeRecord {
         /// The unclaimed rules.
         unclaimed_rules: BTreeSet<String>,
     },
-    /// Not judged.
-    Skipped {
-        /// Why.
-        reason: SkipReason,
-        /// The validator's reason, when it declined.
-        #[serde(default)]
-        message: Option<String>,
-        /// The issue it linked, when it declined.
-        #[serde(default)]
-        issue: Option<String>,
-    },
+    /// Not judged, and why.
+    Skipped(SkipRecord),
     /// The validator replied that it failed.
     ValidatorError {
         /// Its message.
@@ -326,15 +317,28 @@ pub enum OutcomeRecord {
     },
 }
 
-/// Why a case was skipped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// Why a case was skipped, by its `reason`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
 #[non_exhaustive]
-pub enum SkipReason {
+pub enum SkipRecord {
     /// The validator does not announce the revision.
     UnannouncedRevision,
+    /// The case is a serialization case, and the validator does not
+    /// announce that it reads source text of its format.
+    UnannouncedSourceText {
+        /// The format of the case's text.
+        format: SourceFormat,
+    },
     /// The validator declined the case.
-    Declined,
+    Declined {
+        /// The validator's reason.
+        #[serde(default)]
+        message: Option<String>,
+        /// The issue it linked.
+        #[serde(default)]
+        issue: Option<String>,
+    },
 }
 
 /// Why a case was not run.
@@ -596,17 +600,15 @@ impl OutcomeRecord {
                 rules: unclaimed_rules,
                 comparison: comparison.comparison(passes),
             })),
-            OutcomeRecord::Skipped {
-                reason: SkipReason::UnannouncedRevision,
-                ..
-            } => Outcome::Skipped(Skip::Unannounced),
-            OutcomeRecord::Skipped {
-                reason: SkipReason::Declined,
-                message,
-                issue,
-            } => Outcome::Skipped(Skip::Declined {
-                reason: message.unwrap_or_default(),
-                issue,
+            OutcomeRecord::Skipped(skip) => Outcome::Skipped(match skip {
+                SkipRecord::UnannouncedRevision => Skip::Unannounced,
+                SkipRecord::UnannouncedSourceText { format } => {
+                    Skip::SourceTextUnannounced { format }
+                }
+                SkipRecord::Declined { message, issue } => Skip::Declined {
+                    reason: message.unwrap_or_default(),
+                    issue,
+                },
             }),
             OutcomeRecord::ValidatorError { message } => Outcome::ValidatorError { message },
             OutcomeRecord::NotRun {
@@ -701,7 +703,7 @@ impl OutcomeRecord {
         match self {
             OutcomeRecord::Compared(_) => "compared",
             OutcomeRecord::Unclaimed { .. } => "unclaimed",
-            OutcomeRecord::Skipped { .. } => "skipped",
+            OutcomeRecord::Skipped(_) => "skipped",
             OutcomeRecord::ValidatorError { .. } => "validator-error",
             OutcomeRecord::NotRun { .. } => "not-run",
             OutcomeRecord::SuiteError { .. } => "suite-error",
@@ -840,4 +842,53 @@ fn level<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Level, D::
 /// A duration given in milliseconds, as reports write them.
 pub(crate) fn millis(millis: f64) -> Duration {
     Duration::try_from_secs_f64(millis / 1000.0).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Every kind of skip, as the JSON report writes it, reads back into
+    /// the same outcome: a merged run says why each case was skipped as
+    /// the shard did.
+    #[test]
+    fn every_skip_reads_back_as_written() {
+        let passes: PassesRecord =
+            serde_json::from_value(json!({"verdict": null, "rules": null, "exact": null})).unwrap();
+        for skip in [
+            Skip::Unannounced,
+            Skip::SourceTextUnannounced {
+                format: SourceFormat::Yaml,
+            },
+            Skip::SourceTextUnannounced {
+                format: SourceFormat::Json,
+            },
+            Skip::Declined {
+                reason: "not yet".into(),
+                issue: Some("https://example.invalid/1".into()),
+            },
+        ] {
+            let written = crate::emit::json::outcome(&Outcome::Skipped(skip.clone()));
+            let record: OutcomeRecord = serde_json::from_value(written.clone())
+                .unwrap_or_else(|error| panic!("{written}: {error}"));
+            assert_eq!(record.kind(), "skipped");
+            assert_eq!(
+                record.outcome(passes),
+                Some(Outcome::Skipped(skip)),
+                "{written}"
+            );
+        }
+        let written =
+            json!({"kind": "skipped", "reason": "unannounced-source-text", "format": "yaml"});
+        assert_eq!(
+            crate::emit::json::outcome(&Outcome::Skipped(Skip::SourceTextUnannounced {
+                format: SourceFormat::Yaml
+            })),
+            written
+        );
+        // A source-text skip that does not say its format is no record.
+        let unnamed = json!({"kind": "skipped", "reason": "unannounced-source-text"});
+        assert!(serde_json::from_value::<OutcomeRecord>(unnamed).is_err());
+    }
 }

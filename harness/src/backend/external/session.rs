@@ -598,14 +598,17 @@ fn unrequested(process: &Process, after_reply: bool) -> Option<Failure> {
 
 /// The `validate` lines of a batch, in one buffer: each is the line
 /// serde writes for [`Command::Validate`], without cloning the request, and
-/// a document sent again (a fixture goes out once per revision, and
-/// batches hold consecutive cases) is copied from the line before instead
-/// of being serialized again, the costliest part of sending.
+/// a document or source text sent again (a fixture goes out once per
+/// revision, and batches hold consecutive cases) is copied from the line
+/// before instead of being serialized again, the costliest part of sending.
 #[derive(Debug, Default)]
 struct RequestLines<'a> {
     bytes: Vec<u8>,
     /// The last document written and where its JSON is in `bytes`.
     last: Option<(&'a Arc<serde_json::Value>, std::ops::Range<usize>)>,
+    /// The last source text written and where its `source` object is in
+    /// `bytes`.
+    last_source: Option<(&'a Arc<str>, std::ops::Range<usize>)>,
 }
 
 impl<'a> RequestLines<'a> {
@@ -629,6 +632,19 @@ impl<'a> RequestLines<'a> {
                 let start = bytes.len();
                 let _ = serde_json::to_writer(&mut *bytes, &*request.document);
                 self.last = Some((&request.document, start..bytes.len()));
+            }
+        }
+        if let Some(source) = &request.source {
+            bytes.extend_from_slice(br#","source":"#);
+            match &self.last_source {
+                Some((text, range)) if Arc::ptr_eq(text, &source.text) => {
+                    bytes.extend_from_within(range.clone());
+                }
+                _ => {
+                    let start = bytes.len();
+                    let _ = serde_json::to_writer(&mut *bytes, source);
+                    self.last_source = Some((&source.text, start..bytes.len()));
+                }
             }
         }
         bytes.extend_from_slice(b"}\n");
@@ -692,6 +708,7 @@ pub(super) fn protocol(problem: ProtocolProblem, process: &Process) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcpdesc_protocol::{Source, SourceFormat};
 
     #[test]
     fn a_batch_is_the_lines_serde_writes_with_shared_documents_sent_in_full() {
@@ -705,9 +722,21 @@ mod tests {
                 document: Arc::clone(document),
                 source: None,
             };
+        // A serialization case: a `null` document and the text, shared by
+        // its revisions.
+        let text: Arc<str> = Arc::from("a: 1\na: \"two\"\r\n--- !tag\n");
+        let source = |revision: &str| ValidateRequest {
+            source: Some(Source {
+                format: SourceFormat::Yaml,
+                text: Arc::clone(&text),
+            }),
+            ..request("source.yaml", revision, &Arc::new(serde_json::Value::Null))
+        };
         let requests = [
             request("a \"quoted\" case.json", "2025-06-18", &shared),
             request("a \"quoted\" case.json", "2025-11-25", &shared),
+            source("2025-06-18"),
+            source("2025-11-25"),
             request("other.yaml", "2025-11-25", &other),
             request("a \"quoted\" case.json", "2026-07-28", &shared),
         ];
@@ -720,9 +749,14 @@ mod tests {
                 request: request.clone(),
             }));
         }
+        let written = String::from_utf8(lines.bytes).unwrap();
+        assert_eq!(written, String::from_utf8(expected).unwrap());
+        let third: serde_json::Value =
+            serde_json::from_str(written.lines().nth(2).unwrap()).unwrap();
+        assert_eq!(third["document"], serde_json::Value::Null);
         assert_eq!(
-            String::from_utf8(lines.bytes).unwrap(),
-            String::from_utf8(expected).unwrap()
+            third["source"],
+            serde_json::json!({"format": "yaml", "text": "a: 1\na: \"two\"\r\n--- !tag\n"})
         );
     }
 }
