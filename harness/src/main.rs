@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
-use mcpdesc_conformance::backend::external::{ExternalValidator, Mode, Pool, split_command};
+use mcpdesc_conformance::backend::external::{
+    ExternalValidator, Mode, Pool, parse_source_text, split_command,
+};
 use mcpdesc_conformance::backend::interrupt;
 use mcpdesc_conformance::backend::schedule::{Backend, Claimed, InProcess, Schedule};
 use mcpdesc_conformance::baseline::Baseline;
@@ -40,7 +42,7 @@ use mcpdesc_conformance::suite::compiled;
 use mcpdesc_conformance::suite::coverage::Coverage;
 use mcpdesc_conformance::suite::tree::SuiteTree;
 use mcpdesc_conformance::suite::{SuiteProblemKind, SuiteSet};
-use mcpdesc_protocol::{Revision, Revisions};
+use mcpdesc_protocol::{Revision, Revisions, SourceTextSupport};
 use mcpdesc_validator::ReferenceValidator;
 use std::time::Duration;
 
@@ -478,6 +480,12 @@ struct ExternalArgs {
     #[arg(long, value_name = "N", default_value = "10", requires = "validator",
           value_parser = clap::value_parser!(u32).range(1..))]
     max_consecutive_failures: u32,
+    /// The formats of source text the validator reads, instead of those it
+    /// announces (`sourceText`; a one-shot validator announces none):
+    /// `json`, `yaml`, `json,yaml`, or `none`. Serialization cases are
+    /// sent as text only in these formats; the others are skipped.
+    #[arg(long, value_name = "FORMATS", requires = "validator", value_parser = source_text)]
+    source_text: Option<SourceTextSupport>,
 }
 
 impl ExternalArgs {
@@ -504,8 +512,14 @@ impl ExternalArgs {
             validator.jobs = usize::from(jobs);
         }
         validator.pipeline = usize::from(self.pipeline);
+        validator.source_text = self.source_text.clone();
         Ok(Some(validator))
     }
+}
+
+/// Parses `--source-text`: `json`, `yaml`, `json,yaml`, or `none`.
+fn source_text(text: &str) -> Result<SourceTextSupport, String> {
+    parse_source_text(text).map_err(|error| error.to_string())
 }
 
 /// The shortest time limit accepted: below it every validator would time
@@ -1841,6 +1855,11 @@ fn diff(args: DiffArgs) -> anyhow::Result<Status> {
         eprintln!("error: the suite has problems; fix them first (`mcpdesc-conformance check`)");
         return Ok(Status::UsageOrSuite);
     }
+    anyhow::ensure!(
+        args.external.source_text.is_none(),
+        "--source-text does nothing here: diff makes documents from the fixtures of the \
+         document suites and sends no source text"
+    );
     let external = args
         .external
         .validator(&set.revisions)?

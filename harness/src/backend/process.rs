@@ -175,16 +175,18 @@ impl std::fmt::Debug for Process {
 }
 
 impl Process {
-    /// Starts `argv` with `env` added, in a new process group, with piped
-    /// standard streams; stdout is read in lines of at most `max_line` bytes,
-    /// of which at most `buffered` (at least one) wait to be read.
+    /// Starts `argv` with `env` applied to the harness's environment (a
+    /// variable with a value is set, one with `None` removed), in a new
+    /// process group, with piped standard streams; stdout is read in lines
+    /// of at most `max_line` bytes, of which at most `buffered` (at least
+    /// one) wait to be read.
     ///
     /// # Errors
     ///
     /// The error of spawning the program.
     pub fn spawn(
         argv: &[String],
-        env: &[(&str, String)],
+        env: &[(&str, Option<String>)],
         max_line: usize,
         buffered: usize,
     ) -> io::Result<Process> {
@@ -192,9 +194,14 @@ impl Process {
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
         let mut command = CommandWrap::with_new(program, |command| {
+            command.args(args);
+            for (key, value) in env {
+                match value {
+                    Some(value) => command.env(key, value),
+                    None => command.env_remove(key),
+                };
+            }
             command
-                .args(args)
-                .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());

@@ -87,6 +87,7 @@ fn validator_options_without_a_validator_are_refused() {
         &["--max-diagnostics", "100"],
         &["--max-consecutive-failures", "3"],
         &["--pipeline", "4"],
+        &["--source-text", "yaml"],
     ] {
         let (code, stderr) = arguments(args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");

@@ -22,6 +22,10 @@ mod pool;
 #[cfg(feature = "external")]
 mod session;
 
+use std::collections::BTreeSet;
+
+use mcpdesc_protocol::{SourceFormat, SourceTextSupport};
+
 use crate::outcome::failure::Failure;
 
 #[cfg(feature = "external")]
@@ -30,6 +34,11 @@ pub use crate::backend::process::split_command;
 pub use pool::{ExternalRun, ExternalValidator, Pool, run};
 #[cfg(feature = "external")]
 pub use session::STOP_GRACE;
+
+/// The environment variable in which one-shot mode names the format of a
+/// serialization case's text, which stdin then holds as written (`json` or
+/// `yaml`); absent for any other case.
+pub const SOURCE_FORMAT_VARIABLE: &str = "MCPDESC_SOURCE_FORMAT";
 
 /// How the harness talks to the validator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,4 +75,92 @@ pub enum CommandError {
     /// A quote is not closed, or the line ends in a lone backslash.
     #[error("`{0}` has a quote that is not closed or ends in a lone backslash")]
     Unbalanced(String),
+}
+
+/// A `--source-text` value that does not say which formats a validator
+/// reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SourceTextError {
+    /// A word that names no format of the contract.
+    #[error(
+        "`{0}` is not a source format: give `json`, `yaml` or `json,yaml`, or `none` for \
+         a validator that reads no source text"
+    )]
+    UnknownFormat(String),
+    /// No word at all, or an empty one between commas.
+    #[error(
+        "the list of formats is empty or has an empty entry: give `json`, `yaml` or \
+         `json,yaml`, or `none`"
+    )]
+    Empty,
+}
+
+/// Reads the formats of source text a validator is taken to read (`run
+/// --source-text`): `json`, `yaml`, both comma-separated (`json,yaml`), or
+/// `none`. The support is at this harness's
+/// [`SOURCE_TEXT_VERSION`](mcpdesc_protocol::SOURCE_TEXT_VERSION), each
+/// format named once, in format order.
+///
+/// # Errors
+///
+/// A word that names no format, or an empty list or entry.
+pub fn parse_source_text(text: &str) -> Result<SourceTextSupport, SourceTextError> {
+    if text.trim() == "none" {
+        return Ok(SourceTextSupport::of(&[]));
+    }
+    let mut formats = BTreeSet::new();
+    for word in text.split(',').map(str::trim) {
+        let format = match word {
+            "json" => SourceFormat::Json,
+            "yaml" => SourceFormat::Yaml,
+            "" => return Err(SourceTextError::Empty),
+            other => return Err(SourceTextError::UnknownFormat(other.to_owned())),
+        };
+        formats.insert(format);
+    }
+    Ok(SourceTextSupport::of(
+        &formats.into_iter().collect::<Vec<_>>(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_text_formats_read_as_a_list_or_none() {
+        let reads = |text: &str| {
+            let support = parse_source_text(text).unwrap();
+            assert_eq!(support.version, mcpdesc_protocol::SOURCE_TEXT_VERSION);
+            [SourceFormat::Json, SourceFormat::Yaml].map(|format| support.reads(format))
+        };
+        assert_eq!(reads("yaml"), [false, true]);
+        assert_eq!(reads("json"), [true, false]);
+        assert_eq!(reads(" yaml , json,yaml"), [true, true]);
+        assert_eq!(reads("none"), [false, false]);
+        assert_eq!(
+            parse_source_text("yaml,json").unwrap().formats,
+            ["json", "yaml"]
+        );
+        assert_eq!(
+            parse_source_text("toml"),
+            Err(SourceTextError::UnknownFormat("toml".into()))
+        );
+        assert_eq!(
+            parse_source_text("yaml,none"),
+            Err(SourceTextError::UnknownFormat("none".into()))
+        );
+        assert_eq!(
+            parse_source_text("YAML"),
+            Err(SourceTextError::UnknownFormat("YAML".into()))
+        );
+        for empty in ["", " ", "yaml,", ",json"] {
+            assert_eq!(
+                parse_source_text(empty),
+                Err(SourceTextError::Empty),
+                "{empty:?}"
+            );
+        }
+    }
 }

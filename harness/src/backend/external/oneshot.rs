@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use mcpdesc_protocol::{Reply, ValidateRequest};
 
-use super::ExternalValidator;
 use super::session::protocol;
+use super::{ExternalValidator, SOURCE_FORMAT_VARIABLE};
 use crate::backend::process::{Output, Process};
 use crate::backend::wire;
 use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, ProtocolProblem};
@@ -14,7 +14,10 @@ use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, 
 /// Validates one case in a fresh process (one-shot mode): the document on
 /// stdin, the revision and specification in `MCPDESC_REVISION` and
 /// `MCPDESC_SPECIFICATION`, the suite's revisions as JSON in
-/// `MCPDESC_REVISIONS`, one reply on stdout, exit status 0 or 1.
+/// `MCPDESC_REVISIONS`, one reply on stdout, exit status 0 or 1. A
+/// serialization case puts the fixture's text on stdin as it is written,
+/// and its format in `MCPDESC_SOURCE_FORMAT` ([`SOURCE_FORMAT_VARIABLE`]),
+/// which any other case removes from the environment.
 ///
 /// # Errors
 ///
@@ -22,18 +25,32 @@ use crate::outcome::failure::{Awaiting, Crash, ExtraLine, Failure, FailureKind, 
 /// another status or a signal, or replies outside the contract.
 pub fn oneshot(validator: &ExternalValidator, request: &ValidateRequest) -> Result<Reply, Failure> {
     let env = [
-        ("MCPDESC_REVISION", request.revision.as_str().to_owned()),
-        ("MCPDESC_SPECIFICATION", request.specification.clone()),
-        ("MCPDESC_CASE", request.case.clone()),
+        (
+            "MCPDESC_REVISION",
+            Some(request.revision.as_str().to_owned()),
+        ),
+        ("MCPDESC_SPECIFICATION", Some(request.specification.clone())),
+        ("MCPDESC_CASE", Some(request.case.clone())),
         (
             "MCPDESC_REVISIONS",
-            serde_json::to_string(&validator.revisions).unwrap_or_default(),
+            Some(serde_json::to_string(&validator.revisions).unwrap_or_default()),
+        ),
+        (
+            SOURCE_FORMAT_VARIABLE,
+            request
+                .source
+                .as_ref()
+                .map(|source| source.format.as_str().to_owned()),
         ),
     ];
     let process = Process::spawn(&validator.argv, &env, validator.max_line, 1)
         .map_err(|error| Failure::not_started(&validator.argv, &error))?;
     let fail = |kind, process: &Process| Err(Failure::of(kind, Some(process)));
-    process.send(serde_json::to_vec(&request.document).unwrap_or_default());
+    let input = match &request.source {
+        Some(source) => source.text.as_bytes().to_vec(),
+        None => serde_json::to_vec(&request.document).unwrap_or_default(),
+    };
+    process.send(input);
     process.close_input();
     let deadline = Instant::now() + validator.timeout;
     let mut reply: Option<String> = None;

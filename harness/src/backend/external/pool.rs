@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use mcpdesc_protocol::{Implementation, Reply, Revisions, ValidateRequest};
+use mcpdesc_protocol::{Implementation, Reply, Revisions, SourceTextSupport, ValidateRequest};
 
 use super::oneshot::oneshot;
 use super::session::{self, Session};
@@ -57,6 +57,11 @@ pub struct ExternalValidator {
     /// `MCPDESC_REVISIONS` in one-shot mode) so that the validator learns
     /// them rather than hard-coding them.
     pub revisions: Revisions,
+    /// The source text it is taken to read (`--source-text`), replacing
+    /// what it announces in `start`; `None` keeps the announcement. A
+    /// one-shot validator announces nothing, so without this it reads no
+    /// source text and its serialization cases are skipped.
+    pub source_text: Option<SourceTextSupport>,
 }
 
 impl ExternalValidator {
@@ -76,6 +81,7 @@ impl ExternalValidator {
             max_consecutive_failures: 10,
             extra_output_wait: Duration::ZERO,
             revisions,
+            source_text: None,
         }
     }
 }
@@ -83,7 +89,8 @@ impl ExternalValidator {
 impl ExternalValidator {
     /// What a one-shot validator is taken to be, since it says nothing about
     /// itself: named after its command, supporting every revision of the
-    /// suite.
+    /// suite, and reading the source text [`ExternalValidator::source_text`]
+    /// says (none unless it is given).
     pub fn oneshot_implementation(&self) -> Implementation {
         Implementation {
             name: self.argv.join(" "),
@@ -92,6 +99,7 @@ impl ExternalValidator {
                 .iter()
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),
+            source_text: self.source_text.clone(),
             ..Implementation::default()
         }
     }
@@ -131,7 +139,9 @@ pub struct Pool {
 impl Pool {
     /// Starts the first session (in session mode) to learn what the
     /// validator supports. A one-shot validator says nothing about itself:
-    /// it is named after its command and supports every revision.
+    /// it is named after its command and supports every revision. Either
+    /// way, [`ExternalValidator::source_text`], when given, replaces the
+    /// source text it announces.
     ///
     /// # Errors
     ///
@@ -142,8 +152,11 @@ impl Pool {
         let implementation = match validator.mode {
             Mode::Session => {
                 let session = Session::new(Arc::clone(&validator));
-                let implementation = session.start().map_err(Unavailable::Failed)?;
+                let mut implementation = session.start().map_err(Unavailable::Failed)?;
                 sessions.push(Arc::new(session));
+                if let Some(support) = &validator.source_text {
+                    implementation.source_text = Some(support.clone());
+                }
                 implementation
             }
             Mode::Oneshot => {
