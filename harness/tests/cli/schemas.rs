@@ -8,7 +8,8 @@ use mcpdesc_conformance::backend::wire;
 use mcpdesc_conformance::outcome::failure::WireError;
 use mcpdesc_protocol::{
     Command as Message, Diagnostic, HarnessInfo, Implementation, PROTOCOL_VERSION, Reply,
-    ReplyMessage, Severity, Skip, StartReply, ValidateRequest, ValidatorError,
+    ReplyMessage, Severity, Skip, Source, SourceFormat, SourceTextSupport, StartReply,
+    ValidateRequest, ValidatorError,
 };
 use serde_json::{Value, json};
 
@@ -265,6 +266,41 @@ fn the_contract_types_match_the_schemas() {
         "stop",
         &serde_json::to_value(Message::Stop).unwrap(),
     );
+    // A serialization case: the text in `source`, and a null document.
+    for format in [SourceFormat::Json, SourceFormat::Yaml] {
+        let validate = Message::Validate {
+            seq: 4,
+            request: ValidateRequest {
+                case: "serialization/expected-invalid/x.yaml".into(),
+                specification: "0.9.0".into(),
+                revision: "2025-06-18".parse().unwrap(),
+                document: Value::Null.into(),
+                source: Some(Source {
+                    format,
+                    text: "a: 1\na: 2\n".into(),
+                }),
+            },
+        };
+        let message = serde_json::to_value(&validate).unwrap();
+        assert_eq!(message["document"], Value::Null, "{message}");
+        assert_valid(&schemas, "validate", &message);
+    }
+    for wrong in [
+        json!({"format": "toml", "text": "a = 1"}),
+        json!({"format": "yaml"}),
+        json!({"format": "yaml", "text": 7}),
+    ] {
+        let message = json!({"cmd": "validate", "seq": 1, "case": "c", "specification": "0.9.0",
+                             "revision": "2025-06-18", "document": null, "source": wrong});
+        assert!(!schemas["validate"].is_valid(&message), "{message}");
+    }
+    let with_a_document = json!({"cmd": "validate", "seq": 1, "case": "c",
+        "specification": "0.9.0", "revision": "2025-06-18", "document": {},
+        "source": {"format": "yaml", "text": "{}"}});
+    assert!(
+        !schemas["validate"].is_valid(&with_a_document),
+        "a source case's document is null"
+    );
     let reply = StartReply {
         protocol: PROTOCOL_VERSION,
         implementation: Implementation {
@@ -279,6 +315,34 @@ fn the_contract_types_match_the_schemas() {
         "start-reply",
         &serde_json::to_value(&reply).unwrap(),
     );
+    // Announcing source text: this version, and any other (which the
+    // harness takes for no support), are within the contract.
+    for support in [
+        SourceTextSupport::of(&[SourceFormat::Json, SourceFormat::Yaml]),
+        SourceTextSupport::of(&[]),
+        SourceTextSupport {
+            version: 2,
+            formats: vec!["yaml".into(), "toml".into()],
+        },
+    ] {
+        let reply = StartReply {
+            protocol: PROTOCOL_VERSION,
+            implementation: Implementation {
+                source_text: Some(support),
+                ..reply.implementation.clone()
+            },
+        };
+        let message = serde_json::to_value(&reply).unwrap();
+        assert!(
+            message["implementation"]["sourceText"]["version"].is_u64(),
+            "{message}"
+        );
+        assert_valid(&schemas, "start-reply", &message);
+        assert_valid(&schemas, "implementation", &message["implementation"]);
+    }
+    let wrong = json!({"name": "v", "version": "1", "revisions": ["2025-06-18"],
+                       "sourceText": {"version": "1", "formats": ["yaml"]}});
+    assert!(!schemas["implementation"].is_valid(&wrong), "{wrong}");
 }
 
 /// Replies to a request with `"seq": 7`: whether the contract allows
