@@ -178,6 +178,7 @@ mod seed;
 mod show;
 mod signals;
 mod smoke;
+mod source_text;
 mod statement;
 mod structural_schema;
 mod suite_problems;
