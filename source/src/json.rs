@@ -4,10 +4,24 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::value::StrictValue;
-use crate::{LoadError, Locations, MAX_DEPTH, Position, pointer};
+use std::collections::HashSet;
+
+use crate::{LoadError, LoadErrorKind, Locations, MAX_DEPTH, Position, pointer};
 
 /// Parses `text` strictly and maps every pointer to where its value starts.
 pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadError> {
+    // The scanner goes first: it never fails, and besides every value's
+    // start it finds the first fault that serde_json reports only as a
+    // message and a place (a repeated key, a number beyond the double range,
+    // a lone surrogate), with the pointer of the value it belongs to.
+    let mut scanner = Scanner {
+        text: text.as_bytes(),
+        offset: 0,
+        position: Position::START,
+        locations: Locations::default(),
+        fault: None,
+    };
+    scanner.value(&mut String::new(), 0);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let parsed = StrictValue::deserialize(&mut deserializer).and_then(|value| {
         deserializer.end()?;
@@ -19,14 +33,28 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
             column: error.column().max(1),
         };
         let message = json_message(&error);
+        // A fault the scanner met no later than serde_json stopped is what
+        // stopped it; anything else is a syntax error.
+        let fault = scanner.fault.take().filter(|fault| fault.at <= position);
+        if message.contains("recursion limit") {
+            return LoadError::of(
+                file,
+                position,
+                LoadErrorKind::Depth,
+                None,
+                format!("document nests deeper than {MAX_DEPTH} levels"),
+            );
+        }
         // serde_json calls a lone surrogate "unexpected end of hex escape"
         // or "lone leading surrogate": name it, and say where it is.
         if (message.contains("hex escape") || message.contains("surrogate"))
             && let Some((escape, position)) = lone_surrogate(text, position)
         {
-            return LoadError::new(
+            return LoadError::of(
                 file,
                 position,
+                LoadErrorKind::String,
+                fault.map(|fault| fault.pointer),
                 format!(
                     "a lone surrogate {escape} is not allowed in a JSON string; a character \
                          beyond U+FFFF is written as a high and a low surrogate together \
@@ -34,23 +62,35 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
                 ),
             );
         }
-        LoadError::new(file, position, message)
+        match fault {
+            Some(fault) => LoadError::of(
+                file,
+                fault.at,
+                fault.kind,
+                Some(fault.pointer),
+                fault.message,
+            ),
+            None => LoadError::new(file, position, message),
+        }
     })?;
-    let mut scanner = Scanner {
-        text: text.as_bytes(),
-        offset: 0,
-        position: Position::START,
-        locations: Locations::default(),
-    };
-    scanner.value(&mut String::new(), 0);
     if scanner.depth_exceeded() {
-        return Err(LoadError::new(
+        return Err(LoadError::of(
             file,
             Position::START,
+            LoadErrorKind::Depth,
+            None,
             format!("document nests deeper than {MAX_DEPTH} levels"),
         ));
     }
     Ok((value, scanner.locations))
+}
+
+/// A fault the scanner found: its kind, place, value and message.
+struct Fault {
+    kind: LoadErrorKind,
+    at: Position,
+    pointer: String,
+    message: String,
 }
 
 /// serde_json's message without the " at line L column C" it appends, since
@@ -104,12 +144,25 @@ struct Scanner<'a> {
     offset: usize,
     position: Position,
     locations: Locations,
+    /// The first fault met, if any.
+    fault: Option<Fault>,
 }
 
 /// A sentinel pointer recorded when nesting goes past [`MAX_DEPTH`].
 const TOO_DEEP: &str = "\u{0}too-deep";
 
 impl Scanner<'_> {
+    fn found(&mut self, kind: LoadErrorKind, at: Position, pointer: &str, message: String) {
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                kind,
+                at,
+                pointer: pointer.to_owned(),
+                message,
+            });
+        }
+    }
+
     fn depth_exceeded(&self) -> bool {
         self.locations.get(TOO_DEEP).is_some()
     }
@@ -146,13 +199,30 @@ impl Scanner<'_> {
         match self.peek()? {
             b'{' => self.object(at, depth),
             b'[' => self.array(at, depth),
-            b'"' => self.string().map(drop),
+            b'"' => self.string(at).map(drop),
             _ => {
+                let (start, offset) = (self.position, self.offset);
                 while !matches!(
                     self.peek(),
                     None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
                 ) {
                     self.bump();
+                }
+                // A character no value starts with (a stray `}` in an array):
+                // serde_json reports it; the scan stops rather than loop.
+                if self.offset == offset {
+                    return None;
+                }
+                // A JSON number is any size; the data model's are doubles,
+                // so one that overflows a double is as non-finite as `.inf`.
+                let token = std::str::from_utf8(&self.text[offset..self.offset]).unwrap_or("");
+                if token.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+                    && token.parse::<f64>().is_ok_and(|number| !number.is_finite())
+                {
+                    let message = format!(
+                        "`{token}` is beyond the range of a double; numbers must be finite"
+                    );
+                    self.found(LoadErrorKind::NonFinite, start, at, message);
                 }
                 Some(())
             }
@@ -161,6 +231,7 @@ impl Scanner<'_> {
 
     fn object(&mut self, at: &mut String, depth: usize) -> Option<()> {
         self.bump();
+        let mut keys = HashSet::new();
         loop {
             self.skip_whitespace();
             match self.peek()? {
@@ -170,7 +241,14 @@ impl Scanner<'_> {
                 }
                 b',' => self.bump(),
                 _ => {
-                    let key = self.string()?;
+                    let start = self.position;
+                    let key = self.string(at)?;
+                    if !keys.insert(key.clone()) {
+                        let message =
+                            format!("duplicate key `{key}`; each key may appear once in an object");
+                        let member = pointer::child(at, &key);
+                        self.found(LoadErrorKind::DuplicateKey, start, &member, message);
+                    }
                     self.skip_whitespace();
                     if self.peek()? != b':' {
                         return None;
@@ -209,9 +287,11 @@ impl Scanner<'_> {
         }
     }
 
-    /// Consumes a string literal and returns its decoded text.
-    fn string(&mut self) -> Option<String> {
-        let start = self.offset;
+    /// Consumes a string literal and returns its decoded text; a literal
+    /// that does not decode (a lone surrogate) is a fault of the value at
+    /// `at` (for a key, its object).
+    fn string(&mut self, at: &str) -> Option<String> {
+        let (start, position) = (self.offset, self.position);
         self.bump();
         loop {
             match self.peek()? {
@@ -227,7 +307,20 @@ impl Scanner<'_> {
             }
         }
         let literal = std::str::from_utf8(&self.text[start..self.offset]).ok()?;
-        serde_json::from_str(literal).ok()
+        match serde_json::from_str(literal) {
+            Ok(text) => Some(text),
+            Err(error) => {
+                let message = error.to_string();
+                if message.contains("surrogate") || message.contains("hex escape") {
+                    let message = "a lone surrogate is not allowed in a string".to_owned();
+                    self.found(LoadErrorKind::String, position, at, message);
+                    // Go on with the rest of the text, as serde_json would
+                    // not: the fault is already recorded.
+                    return Some(String::from_utf8_lossy(literal.as_bytes()).into_owned());
+                }
+                None
+            }
+        }
     }
 }
 

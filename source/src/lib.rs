@@ -24,7 +24,7 @@ mod value;
 #[cfg(feature = "yaml")]
 mod yaml;
 
-pub use error::LoadError;
+pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
 pub use location::{Locations, Position};
 
@@ -85,15 +85,23 @@ fn without_yaml(file: &str, _text: &str) -> LoadError {
 fn decode<'a>(file: &str, bytes: &'a [u8], what: &str) -> Result<&'a str, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|error| {
         let position = Position::of_offset(bytes, error.valid_up_to());
-        LoadError::new(file, position, format!("{what} is not valid UTF-8"))
+        LoadError::of(
+            file,
+            position,
+            LoadErrorKind::Encoding,
+            None,
+            format!("{what} is not valid UTF-8"),
+        )
     })?;
     // JSON forbids a byte-order mark and the restricted YAML does too, so
     // that both serializations of a document start the same way; without
     // this check JSON said "expected value" and YAML silently accepted it.
     if text.starts_with('\u{feff}') {
-        return Err(LoadError::new(
+        return Err(LoadError::of(
             file,
             Position::START,
+            LoadErrorKind::Encoding,
+            None,
             "a byte-order mark is not allowed; save the file as UTF-8 without one",
         ));
     }
@@ -102,9 +110,11 @@ fn decode<'a>(file: &str, bytes: &'a [u8], what: &str) -> Result<&'a str, LoadEr
 
 fn check_size(file: &str, bytes: &[u8]) -> Result<(), LoadError> {
     if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(LoadError::new(
+        return Err(LoadError::of(
             file,
             Position::START,
+            LoadErrorKind::Size,
+            None,
             format!(
                 "the file is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
                 bytes.len()

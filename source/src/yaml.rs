@@ -14,12 +14,13 @@ use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde_saphyr::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
 
 use crate::value::StrictValue;
-use crate::{LoadError, Locations, MAX_DEPTH, Position, pointer};
+use std::collections::HashSet;
+
+use crate::{LoadError, LoadErrorKind, Locations, MAX_DEPTH, Position, pointer};
 
 /// Parses `text` strictly and maps every pointer to where its value starts.
 pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadError> {
-    let locations =
-        walk(text).map_err(|(position, message)| LoadError::new(file, position, message))?;
+    let locations = walk(text).map_err(|fault| fault.into_error(file))?;
     let StrictValue(value) = deserialize(file, text)?;
     Ok((value, locations))
 }
@@ -27,7 +28,7 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
 /// Parses `text` strictly into `T`, for the suite's own YAML files
 /// (catalogs, expectations), whose shape serde checks.
 pub(crate) fn parse<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, LoadError> {
-    walk(text).map_err(|(position, message)| LoadError::new(file, position, message))?;
+    walk(text).map_err(|fault| fault.into_error(file))?;
     deserialize(file, text)
 }
 
@@ -91,7 +92,28 @@ fn saphyr_message(error: &serde_saphyr::Error) -> String {
     }
 }
 
-type WalkError = (Position, String);
+/// A fault the walk found: its kind, place, value and message.
+struct Fault {
+    kind: LoadErrorKind,
+    at: Position,
+    pointer: Option<String>,
+    message: String,
+}
+
+impl Fault {
+    fn new(kind: LoadErrorKind, at: Position, pointer: Option<&str>, message: String) -> Self {
+        Fault {
+            kind,
+            at,
+            pointer: pointer.map(str::to_owned),
+            message,
+        }
+    }
+
+    fn into_error(self, file: &str) -> LoadError {
+        LoadError::of(file, self.at, self.kind, self.pointer, self.message)
+    }
+}
 
 fn start_of(span: &Span) -> Position {
     Position {
@@ -102,13 +124,21 @@ fn start_of(span: &Span) -> Position {
 
 /// Where the walk stands inside one collection.
 enum Frame {
-    /// A mapping; `key` holds the key whose value comes next, if one was read.
-    Mapping { at: String, key: Option<String> },
+    /// A mapping; `key` holds the key whose value comes next, if one was
+    /// read, and `keys` every key read so far.
+    Mapping {
+        at: String,
+        key: Option<String>,
+        keys: HashSet<String>,
+    },
     /// A sequence; `next` is the index of its next item.
     Sequence { at: String, next: usize },
 }
 
-fn walk(text: &str) -> Result<Locations, WalkError> {
+fn walk(text: &str) -> Result<Locations, Fault> {
+    use LoadErrorKind::{
+        Alias, Depth, DocumentCount, DuplicateKey, KeyType, NonFinite, String, Syntax,
+    };
     let mut locations = Locations::default();
     let mut frames: Vec<Frame> = Vec::new();
     let mut documents = 0usize;
@@ -119,102 +149,175 @@ fn walk(text: &str) -> Result<Locations, WalkError> {
                 line: marker.line().max(1),
                 column: marker.col() + 1,
             };
-            (position, error.info())
+            // The parser refuses a lone surrogate escape while it reads the
+            // scalar, before the walk sees the node: it is the next node.
+            if error.info().contains("surrogate") {
+                let message = "a lone surrogate is not allowed in a string; a character beyond \
+                               U+FFFF is written as one escape (as in \\U0001F600)";
+                return Fault::new(String, position, Some(&next_node(&frames)), message.into());
+            }
+            Fault::new(Syntax, position, None, error.info().to_owned())
         })?;
         let position = start_of(&span);
         match &event {
             Event::DocumentStart(..) => {
                 documents += 1;
                 if documents > 1 {
-                    return Err((
-                        position,
-                        "expected exactly one YAML document, found a second".into(),
-                    ));
+                    let message = "expected exactly one YAML document, found a second".into();
+                    return Err(Fault::new(DocumentCount, position, None, message));
                 }
                 continue;
-            }
-            Event::Alias(_) | Event::UnresolvedAlias(_) => {
-                return Err((position, "aliases are not allowed in mcpdesc YAML".into()));
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 frames.pop();
                 continue;
             }
-            Event::Scalar(_, _, anchor, tag)
-            | Event::SequenceStart(_, anchor, tag)
-            | Event::MappingStart(_, anchor, tag) => {
-                if *anchor != 0 {
-                    return Err((position, "anchors are not allowed in mcpdesc YAML".into()));
-                }
-                if let Some(tag) = tag {
-                    check_tag(tag, position)?;
-                }
-            }
+            Event::Alias(_)
+            | Event::UnresolvedAlias(_)
+            | Event::Scalar(..)
+            | Event::SequenceStart(..)
+            | Event::MappingStart(..) => {}
             _ => continue,
         }
         // `event` is a node. Inside a mapping with no pending key, it is a key.
         if let Some(Frame::Mapping {
-            key: key @ None, ..
+            at,
+            key: key @ None,
+            keys,
         }) = frames.last_mut()
         {
             match &event {
                 Event::Scalar(text, style, _, tag) => {
-                    if *style == ScalarStyle::Plain && tag.is_none() && !plain_is_string(text) {
-                        return Err((
-                            position,
-                            format!(
-                                "mapping keys must be strings; quote `{text}` to use it as a key"
-                            ),
-                        ));
+                    if let Some(tag) = tag {
+                        check_tag(tag, position, at)?;
+                    }
+                    let untagged_plain = *style == ScalarStyle::Plain && tag.is_none();
+                    if untagged_plain && !plain_is_string(text) {
+                        let message = format!(
+                            "mapping keys must be strings; quote `{text}` to use it as a key"
+                        );
+                        return Err(Fault::new(KeyType, position, Some(at), message));
+                    }
+                    if tag
+                        .as_ref()
+                        .is_some_and(|tag| tag.core_suffix() != Some("str"))
+                    {
+                        let message =
+                            format!("mapping keys must be strings, not `{text}` tagged otherwise");
+                        return Err(Fault::new(KeyType, position, Some(at), message));
+                    }
+                    // Keys are strings by now, so two keys are the same key
+                    // exactly when their texts are: `a`, `'a'` and `"a"`.
+                    if !keys.insert(text.to_string()) {
+                        let message = format!(
+                            "duplicate key `{text}`; each key may appear once in a mapping"
+                        );
+                        let member = pointer::child(at, text);
+                        return Err(Fault::new(DuplicateKey, position, Some(&member), message));
                     }
                     *key = Some(text.to_string());
                     continue;
                 }
+                Event::Alias(_) | Event::UnresolvedAlias(_) => {
+                    let message = "aliases are not allowed in mcpdesc YAML".into();
+                    return Err(Fault::new(Alias, position, Some(at), message));
+                }
                 _ => {
-                    return Err((
-                        position,
-                        "mapping keys must be strings, not collections".into(),
-                    ));
+                    let message = "mapping keys must be strings, not collections".into();
+                    return Err(Fault::new(KeyType, position, Some(at), message));
                 }
             }
         }
         let at = match frames.last_mut() {
-            None => String::new(),
-            Some(Frame::Mapping { at, key }) => pointer::child(at, &key.take().unwrap_or_default()),
+            None => std::string::String::new(),
+            Some(Frame::Mapping { at, key, .. }) => {
+                pointer::child(at, &key.take().unwrap_or_default())
+            }
             Some(Frame::Sequence { at, next }) => {
                 *next += 1;
                 format!("{at}/{}", *next - 1)
             }
         };
         locations.insert(&at, position);
+        match &event {
+            Event::Alias(_) | Event::UnresolvedAlias(_) => {
+                let message = "aliases are not allowed in mcpdesc YAML; write the value out".into();
+                return Err(Fault::new(Alias, position, Some(&at), message));
+            }
+            // An anchor that no alias uses changes nothing the document
+            // says: Section 15.3.5 forbids aliases, so only they are refused.
+            Event::Scalar(text, style, _, tag) => {
+                if let Some(tag) = tag {
+                    check_tag(tag, position, &at)?;
+                }
+                let as_number = match tag {
+                    None => *style == ScalarStyle::Plain,
+                    Some(tag) => tag.core_suffix() == Some("float"),
+                };
+                if as_number && is_non_finite(text) {
+                    let message = format!(
+                        "`{text}` is not a finite number; numbers must be finite (no infinity or NaN)"
+                    );
+                    return Err(Fault::new(NonFinite, position, Some(&at), message));
+                }
+            }
+            Event::MappingStart(_, _, tag) | Event::SequenceStart(_, _, tag) => {
+                if let Some(tag) = tag {
+                    check_tag(tag, position, &at)?;
+                }
+            }
+            _ => {}
+        }
         match event {
-            Event::MappingStart(..) => frames.push(Frame::Mapping { at, key: None }),
+            Event::MappingStart(..) => frames.push(Frame::Mapping {
+                at,
+                key: None,
+                keys: HashSet::new(),
+            }),
             Event::SequenceStart(..) => frames.push(Frame::Sequence { at, next: 0 }),
             _ => {}
         }
         if frames.len() > MAX_DEPTH {
-            return Err((
-                position,
-                format!("document nests deeper than {MAX_DEPTH} levels"),
-            ));
+            let message = format!("document nests deeper than {MAX_DEPTH} levels");
+            return Err(Fault::new(Depth, position, None, message));
         }
     }
     if documents == 0 {
-        return Err((
-            Position::START,
-            "expected exactly one YAML document, found none".into(),
-        ));
+        let message = "expected exactly one YAML document, found none".into();
+        return Err(Fault::new(DocumentCount, Position::START, None, message));
     }
     Ok(locations)
 }
 
+/// The pointer of the node the parser reads next: the value of a pending
+/// key, the next item, or (for a key) its mapping.
+fn next_node(frames: &[Frame]) -> std::string::String {
+    match frames.last() {
+        None => std::string::String::new(),
+        Some(Frame::Mapping {
+            at, key: Some(key), ..
+        }) => pointer::child(at, key),
+        Some(Frame::Mapping { at, key: None, .. }) => at.clone(),
+        Some(Frame::Sequence { at, next }) => format!("{at}/{next}"),
+    }
+}
+
+/// Whether a scalar read as a number would be infinite or NaN: the core
+/// schema's spellings of them.
+fn is_non_finite(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN")
+}
+
 /// Only the core schema's tags for JSON-compatible values are allowed.
-fn check_tag(tag: &Tag, position: Position) -> Result<(), WalkError> {
+fn check_tag(tag: &Tag, position: Position, at: &str) -> Result<(), Fault> {
     const CORE: [&str; 7] = ["str", "int", "float", "bool", "null", "seq", "map"];
     match tag.core_suffix() {
         Some(suffix) if CORE.contains(&suffix) => Ok(()),
-        _ => Err((
+        _ => Err(Fault::new(
+            LoadErrorKind::Tag,
             position,
+            Some(at),
             format!(
                 "custom tag `{}` is not allowed in mcpdesc YAML",
                 tag.original()
@@ -370,15 +473,68 @@ mod tests {
     }
 
     #[test]
-    fn anchors_and_aliases_are_refused() {
+    fn aliases_are_refused_where_they_stand_and_unused_anchors_are_not() {
         let error = error_of("a: &x 1\nb: *x\n");
-        assert_eq!(error.position.line, 1, "{error}");
-        assert!(error.message.contains("anchors"), "{error}");
-        let error = error_of("base: {a: 1}\nother:\n  <<: *base\n");
-        assert!(
-            error.message.contains("alias") || error.message.contains("anchor"),
-            "{error}"
-        );
+        assert_eq!(error.position.line, 2, "{error}");
+        assert_eq!(error.kind, LoadErrorKind::Alias);
+        assert_eq!(error.pointer.as_deref(), Some("/b"));
+        let error = error_of("base: &b {a: 1}\nother:\n  <<: *b\n");
+        assert_eq!(error.kind, LoadErrorKind::Alias);
+        assert_eq!(error.pointer.as_deref(), Some("/other/<<"));
+        let (value, _) = load("f.yaml", "a: &x 1\nb: &y [2]\n").unwrap();
+        assert_eq!(value, json!({"a": 1, "b": [2]}));
+    }
+
+    #[test]
+    fn each_fault_has_its_kind_and_the_pointer_of_its_value() {
+        use LoadErrorKind::*;
+        let cases: [(&str, LoadErrorKind, Option<&str>); 12] = [
+            (
+                "info:\n  name: a\n  'name': b\n",
+                DuplicateKey,
+                Some("/info/name"),
+            ),
+            ("a:\n  - {k: 1, \"k\": 2}\n", DuplicateKey, Some("/a/0/k")),
+            ("info:\n  1: a\n", KeyType, Some("/info")),
+            ("info:\n  !!int '1': a\n", KeyType, Some("/info")),
+            ("a:\n  b: .inf\n", NonFinite, Some("/a/b")),
+            ("a: [1, -.Inf]\n", NonFinite, Some("/a/1")),
+            ("a: !!float .nan\n", NonFinite, Some("/a")),
+            ("a:\n  b: !secret x\n", Tag, Some("/a/b")),
+            ("a: !!binary aGk=\n", Tag, Some("/a")),
+            ("a: 1\n---\nb: 2\n", DocumentCount, None),
+            ("# nothing\n", DocumentCount, None),
+            ("a: [1\n", Syntax, None),
+        ];
+        for (text, kind, pointer) in cases {
+            let error = error_of(text);
+            assert_eq!(
+                (error.kind, error.pointer.as_deref()),
+                (kind, pointer),
+                "{text:?}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn quoted_infinities_are_strings() {
+        let (value, _) = load("f.yaml", "a: '.inf'\nb: \".nan\"\nc: !!str .inf\n").unwrap();
+        assert_eq!(value, json!({"a": ".inf", "b": ".nan", "c": ".inf"}));
+    }
+
+    #[test]
+    fn a_lone_surrogate_escape_is_refused() {
+        let cases = [
+            ("a: \"\\ud800\"\n", "/a"),
+            ("a: [x, \"\\udc00\"]\n", "/a/1"),
+            ("a:\n  \"\\ud800\": 1\n", "/a"),
+        ];
+        for (text, pointer) in cases {
+            let error = error_of(text);
+            assert_eq!(error.kind, LoadErrorKind::String, "{error}");
+            assert_eq!(error.pointer.as_deref(), Some(pointer), "{error}");
+            assert!(error.message.starts_with("a lone surrogate"), "{error}");
+        }
     }
 
     #[test]

@@ -119,10 +119,11 @@ fn a_fixture_that_does_not_load_is_one_problem_not_a_revision_mismatch_too() {
             .into_iter()
             .filter(|line| line.contains("legacy-revisions"))
             .collect();
+        // The repeated key is reported where it starts.
         assert_eq!(
             problems,
             [format!(
-                "suite error: {}:3:5: duplicate key `a`; each key may appear once in an object",
+                "suite error: {}:3:3: duplicate key `a`; each key may appear once in an object",
                 fixture.display()
             )],
             "{command}"
