@@ -21,6 +21,7 @@ mod protocol;
 mod report;
 pub mod rule;
 mod scope;
+mod serialization;
 mod tag;
 mod value;
 
@@ -28,7 +29,7 @@ use std::collections::BTreeSet;
 
 use mcpdesc_protocol::{
     Diagnostic, Implementation, Reply, Revision, Revisions, SPECIFICATION_VERSION, Skip,
-    ValidateRequest, Validator,
+    SourceFormat, SourceTextSupport, ValidateRequest, Validator,
 };
 use serde_json::Value;
 
@@ -159,7 +160,10 @@ impl Validator for ReferenceValidator {
                 .map(|revision| revision.as_str().to_owned())
                 .collect(),
             rules: Some(self.enabled_rules().map(str::to_owned).collect()),
-            source_text: None,
+            source_text: Some(SourceTextSupport::of(&[
+                SourceFormat::Json,
+                SourceFormat::Yaml,
+            ])),
             other: Default::default(),
         }
     }
@@ -174,7 +178,16 @@ impl Validator for ReferenceValidator {
                 issue: None,
             });
         }
-        let mut diagnostics = validate(&request.document, request.revision, &self.revisions);
+        // A serialization case carries the text: it is decoded first, and
+        // a text that does not decode is judged by the rule it breaks.
+        let mut diagnostics = match &request.source {
+            None => validate(&request.document, request.revision, &self.revisions),
+            Some(source) => match serialization::decode(source) {
+                Ok(document) => validate(&document, request.revision, &self.revisions),
+                Err(Reply::Diagnostics(diagnostics)) => diagnostics,
+                Err(reply) => return reply,
+            },
+        };
         diagnostics.retain(|diagnostic| !self.disabled.contains(&diagnostic.rule));
         Reply::Diagnostics(diagnostics)
     }

@@ -70,6 +70,30 @@ pub const ELICITATION_PROTOCOL_SCOPE: &str = "mcpdesc.elicitation.protocol-scope
 /// MCP 2025-11-25, in declarations and in Tool interaction steps.
 pub const ELICITATION_PROTOCOL_VERSION: &str = "mcp.elicitation.protocol-version";
 
+/// A text is well-formed JSON (RFC 8259) or YAML 1.2.
+pub const SERIALIZATION_SYNTAX: &str = "mcpdesc.serialization.syntax";
+
+/// A YAML stream holds exactly one document.
+pub const SERIALIZATION_DOCUMENT_COUNT: &str = "mcpdesc.serialization.document-count";
+
+/// Every YAML mapping key resolves to a string.
+pub const SERIALIZATION_KEY_TYPE: &str = "mcpdesc.serialization.key-type";
+
+/// No object or mapping has the same key twice.
+pub const SERIALIZATION_DUPLICATE_KEY: &str = "mcpdesc.serialization.duplicate-key";
+
+/// Every number is finite once read as a double.
+pub const SERIALIZATION_NON_FINITE_NUMBER: &str = "mcpdesc.serialization.non-finite-number";
+
+/// A YAML text carries no tag beyond the core tags of JSON-compatible values.
+pub const SERIALIZATION_TAG: &str = "mcpdesc.serialization.tag";
+
+/// A YAML text has no alias.
+pub const SERIALIZATION_ALIAS: &str = "mcpdesc.serialization.alias";
+
+/// Every string decodes to Unicode text: no lone UTF-16 surrogate.
+pub const SERIALIZATION_LONE_SURROGATE: &str = "mcpdesc.serialization.lone-surrogate";
+
 /// The root `tags` is a non-empty array of Tag Objects with non-empty
 /// string names.
 pub const TAG_CATALOGUE: &str = "mcpdesc.tag.catalogue";
@@ -140,6 +164,14 @@ pub const ALL: &[&str] = &[
     REFERENCE_NAMESPACE,
     REFERENCE_SYNTAX,
     REFERENCE_TARGET,
+    SERIALIZATION_ALIAS,
+    SERIALIZATION_DOCUMENT_COUNT,
+    SERIALIZATION_DUPLICATE_KEY,
+    SERIALIZATION_KEY_TYPE,
+    SERIALIZATION_LONE_SURROGATE,
+    SERIALIZATION_NON_FINITE_NUMBER,
+    SERIALIZATION_SYNTAX,
+    SERIALIZATION_TAG,
     TAG_CATALOGUE,
     TAG_DECLARED,
     TAG_NAME_UNIQUE,

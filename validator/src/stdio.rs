@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use mcpdesc_protocol::{
     Command, PROTOCOL_VERSION, Reply, ReplyMessage, Revision, Revisions, SPECIFICATION_VERSION,
-    StartReply, ValidateRequest, Validator, ValidatorError,
+    Source, StartReply, ValidateRequest, Validator, ValidatorError,
 };
 use mcpdesc_validator::ReferenceValidator;
 use serde_json::Value;
@@ -130,6 +130,9 @@ struct ValidateLine<'a> {
     revision: String,
     #[serde(borrow)]
     document: &'a RawValue,
+    /// A serialization case's text; its `document` is `null`.
+    #[serde(default)]
+    source: Option<Source>,
 }
 
 /// A `validate` line read in one pass, or `None` for any other line (read
@@ -152,13 +155,15 @@ fn validate_line(line: &str, last: &mut LastDocument) -> Option<(u64, ValidateRe
             specification: line.specification,
             revision,
             document,
-            source: None,
+            source: line.source,
         },
     ))
 }
 
 /// Validates the JSON document on stdin under `MCPDESC_REVISION` and prints
-/// one reply; `Ok(true)` when the document has no error. The known
+/// one reply; `Ok(true)` when the document has no error. With
+/// `MCPDESC_SOURCE_FORMAT` set (a serialization case), stdin is the
+/// document's text in that format instead. The known
 /// revisions are `MCPDESC_REVISIONS` (the JSON list `start` carries) when
 /// it is set, else the suite's this validator was built with.
 pub fn oneshot() -> anyhow::Result<bool> {
@@ -188,14 +193,29 @@ fn request(text: &str) -> Result<ValidateRequest, String> {
         .map_err(|error: mcpdesc_protocol::InvalidRevision| error.to_string())?;
     let specification =
         std::env::var("MCPDESC_SPECIFICATION").unwrap_or_else(|_| SPECIFICATION_VERSION.to_owned());
-    let document = serde_json::from_str(text)
-        .map_err(|error| format!("the document on stdin is not JSON: {error}"))?;
+    let (document, source) = match std::env::var("MCPDESC_SOURCE_FORMAT") {
+        Ok(format) => {
+            let format = serde_json::from_value(Value::String(format.clone())).map_err(|_| {
+                format!("MCPDESC_SOURCE_FORMAT is `{format}`; expected `json` or `yaml`")
+            })?;
+            let source = Source {
+                format,
+                text: Arc::from(text),
+            };
+            (Arc::new(Value::Null), Some(source))
+        }
+        Err(_) => {
+            let document = serde_json::from_str(text)
+                .map_err(|error| format!("the document on stdin is not JSON: {error}"))?;
+            (document, None)
+        }
+    };
     Ok(ValidateRequest {
         case: "stdin".to_owned(),
         specification,
         revision,
         document,
-        source: None,
+        source,
     })
 }
 
@@ -235,6 +255,18 @@ mod tests {
         let (_, spaced) = validate_line(&line(4, "2025-11-25", r#"{"a":[2]}"#), &mut last).unwrap();
         assert!(!Arc::ptr_eq(&other.document, &spaced.document));
         assert_eq!(other.document, spaced.document);
+    }
+
+    #[test]
+    fn a_serialization_case_keeps_its_text() {
+        let mut last = LastDocument::default();
+        let text = r#"{"cmd":"validate","seq":7,"case":"c","specification":"0.9.0","revision":"2025-06-18","document":null,"source":{"format":"yaml","text":"a: 1\n"}}"#;
+        let (seq, request) = validate_line(text, &mut last).unwrap();
+        assert_eq!(seq, 7);
+        assert_eq!(*request.document, Value::Null);
+        let source = request.source.unwrap();
+        assert_eq!(source.format, mcpdesc_protocol::SourceFormat::Yaml);
+        assert_eq!(&*source.text, "a: 1\n");
     }
 
     #[test]
