@@ -15,6 +15,7 @@ mod component;
 mod document;
 mod elicitation;
 mod icon;
+mod meta;
 pub mod pointer;
 mod primitive;
 mod protocol;
@@ -55,6 +56,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
         primitive::check(root, model.scope, &mut report);
     }
     elicitation::check(&model, revision, &mut report);
+    meta::check(&model, revision, &mut report);
     tag::check(&model, &mut report);
     component::check(&model, &mut report);
     icon::check(&model, &mut report);

@@ -94,6 +94,16 @@ pub const SERIALIZATION_ALIAS: &str = "mcpdesc.serialization.alias";
 /// Every string decodes to Unicode text: no lone UTF-16 surrogate.
 pub const SERIALIZATION_LONE_SURROGATE: &str = "mcpdesc.serialization.lone-surrogate";
 
+/// `_meta` stands only on objects of revisions that define it there.
+pub const META_PROTOCOL_VERSION: &str = "mcp.meta.protocol-version";
+
+/// `_meta` is an object whose keys follow MCP's key grammar.
+pub const META_KEY: &str = "mcp.meta.key";
+
+/// A warning: a `_meta` key under an MCP-reserved prefix that is not
+/// recognized.
+pub const META_RESERVED_KEY: &str = "mcp.meta.reserved-key";
+
 /// The root `tags` is a non-empty array of Tag Objects with non-empty
 /// string names.
 pub const TAG_CATALOGUE: &str = "mcpdesc.tag.catalogue";
@@ -141,6 +151,9 @@ pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
     ELICITATION_FORM_SCHEMA_VOCABULARY,
     ELICITATION_PROTOCOL_VERSION,
+    META_KEY,
+    META_PROTOCOL_VERSION,
+    META_RESERVED_KEY,
     COMPONENT_NAME,
     COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 20] = [
+const STRUCTURAL_RULES: [&str; 21] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -44,6 +44,7 @@ const STRUCTURAL_RULES: [&str; 20] = [
     "mcpdesc.reference.namespace",
     "mcpdesc.icon.shape",
     "mcpdesc.value.uri",
+    "mcp.meta.key",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
