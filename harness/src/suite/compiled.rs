@@ -334,11 +334,26 @@ mod builtin {
             .filter(|name| super::has_twin(name))
             .collect();
         assert!(yaml.len() > 100, "{}", yaml.len());
+        // A serialization case whose text the strict loader refuses has
+        // no value to compile: it is read from its YAML, and refused there.
+        let loads = |name: &str| {
+            let bytes = tree.get(name).unwrap_or_default();
+            mcpdesc_source::load(name, bytes, mcpdesc_source::Format::Yaml).is_ok()
+        };
         let without: Vec<&str> = yaml
             .into_iter()
-            .filter(|name| !tree.has_current_twin(name))
+            .filter(|name| !tree.has_current_twin(name) && loads(name))
             .collect();
         assert_eq!(without, Vec::<&str>::new());
+    }
+
+    /// A fixture's document, or its refusal without the file name.
+    fn refusal(
+        document: &Result<mcpdesc_source::Document, mcpdesc_source::LoadError>,
+    ) -> Result<&mcpdesc_source::Document, impl PartialEq + std::fmt::Debug + '_> {
+        document
+            .as_ref()
+            .map_err(|error| (error.position, &error.message, error.kind, &error.pointer))
     }
 
     #[test]
@@ -355,7 +370,13 @@ mod builtin {
             for (compiled, read) in compiled.entries.iter().zip(&read.entries) {
                 let id = compiled.fixture.id();
                 assert_eq!(id, read.fixture.id());
-                assert_eq!(compiled.fixture.document, read.fixture.document, "{id}");
+                // A refusal names the file as each tree spells it (a
+                // relative name, a path); everything else must agree.
+                assert_eq!(
+                    refusal(&compiled.fixture.document),
+                    refusal(&read.fixture.document),
+                    "{id}"
+                );
                 assert_eq!(compiled.expectation, read.expectation, "{id}");
             }
         }

@@ -300,6 +300,12 @@ fn widen_root_protocol_versions(folder: &Path, after: &str, new: &str) {
             continue;
         }
         let text = fs::read_to_string(entry.path()).unwrap();
+        // A serialization case whose text the strict loader refuses runs
+        // under every revision already, and must keep its text as written.
+        let name = entry.path().display().to_string();
+        if mcpdesc_source::load(&name, text.as_bytes(), mcpdesc_source::Format::Json).is_err() {
+            continue;
+        }
         let mut document: serde_json::Value = serde_json::from_str(&text).unwrap();
         let Some(versions) = document
             .get_mut("protocolVersions")

@@ -124,8 +124,15 @@ fn the_consecutive_failure_cutoff_stops_at_exactly_n_and_exits_3() {
             mcpdesc_conformance::suite::tree::SuiteTree::embedded(),
         ))
         .len();
+    // The validator announces no source text, so serialization cases are
+    // skipped before the cutoff can leave them unrun.
+    let unannounced = count("skipped", Some("unannounced-source-text"));
+    assert!(unannounced > 0, "{text}");
     assert_eq!(
-        (count("crashed", None), count("not-run", Some("gave-up"))),
+        (
+            count("crashed", None),
+            count("not-run", Some("gave-up")) + unannounced
+        ),
         (10, total - 10),
         "{text}"
     );

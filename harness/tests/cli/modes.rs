@@ -11,6 +11,7 @@ use mcpdesc_conformance::suite::EntryIndex;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;
+use mcpdesc_protocol::{SourceFormat, SourceTextSupport};
 use mcpdesc_validator::ReferenceValidator;
 
 /// `mcpdesc-validate`, built in this test binary's own profile and target
@@ -74,11 +75,20 @@ fn in_process_session_and_oneshot_agree_case_by_case() {
     assert_eq!(in_process.len(), cases.len());
     let binary = reference_binary().display().to_string();
     for (flag, mode) in [("--stdio", Mode::Session), ("--oneshot", Mode::Oneshot)] {
-        let validator = ExternalValidator::new(
+        let mut validator = ExternalValidator::new(
             vec![binary.clone(), flag.to_owned()],
             mode,
             set.revisions.clone(),
         );
+        // A one-shot validator announces nothing: it is told, as
+        // `--source-text json,yaml` tells it, that it reads both texts,
+        // which the reference does in every mode.
+        if mode == Mode::Oneshot {
+            validator.source_text = Some(SourceTextSupport::of(&[
+                SourceFormat::Json,
+                SourceFormat::Yaml,
+            ]));
+        }
         let run = external::run(&cases, &set.rules, &validator);
         assert_eq!(run.unavailable, None);
         let external = outcomes(&run.results);
