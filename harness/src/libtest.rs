@@ -7,10 +7,10 @@ use std::sync::Arc;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 #[cfg(feature = "external")]
 use mcpdesc_protocol::Revisions;
-use mcpdesc_protocol::{Implementation, Reply, ValidateRequest, Validator};
+use mcpdesc_protocol::{Implementation, Reply, SourceTextSupport, ValidateRequest, Validator};
 
 use crate::SuiteError;
-use crate::backend::external::{CommandError, Mode};
+use crate::backend::external::{CommandError, Mode, SourceTextError, parse_source_text};
 #[cfg(feature = "external")]
 use crate::backend::external::{ExternalValidator, Pool, Unavailable, split_command};
 use crate::backend::schedule::{Backend, InProcess};
@@ -43,13 +43,20 @@ pub const ONESHOT_VARIABLE: &str = "MCPDESC_VALIDATOR_ONESHOT";
 /// default).
 pub const LEVEL_VARIABLE: &str = "MCPDESC_LEVEL";
 
+/// Beside [`VALIDATOR_VARIABLE`], the formats of source text the external
+/// validator reads, replacing what it announces, as `run --source-text`
+/// takes them: `json`, `yaml`, `json,yaml` or `none`. A one-shot validator
+/// announces nothing, so without it its serialization cases are ignored.
+pub const SOURCE_TEXT_VARIABLE: &str = "MCPDESC_SOURCE_TEXT";
+
 /// Every `MCPDESC_*` variable the test binary reads. Any other variable
 /// whose name starts with `MCPDESC_` is an error, as a typo would be.
-pub const VARIABLES: [&str; 4] = [
+pub const VARIABLES: [&str; 5] = [
     SUITE_DIR_VARIABLE,
     VALIDATOR_VARIABLE,
     ONESHOT_VARIABLE,
     LEVEL_VARIABLE,
+    SOURCE_TEXT_VARIABLE,
 ];
 
 /// Runs the whole suite against `validator` as a libtest-compatible test
@@ -194,7 +201,7 @@ fn target(
         Ok(set) => set.revisions.clone(),
         Err(_) => crate::suite::builtin_revisions(),
     };
-    external_target(line, settings.mode, revisions).map_err(|error| {
+    external_target(line, settings, revisions).map_err(|error| {
         let message = match error {
             TargetError::Command(error) => error.to_string(),
             TargetError::Unavailable(unavailable) => text::unavailable(&unavailable),
@@ -230,6 +237,9 @@ pub struct Settings {
     pub mode: Mode,
     /// `MCPDESC_LEVEL`: the level a trial is judged at.
     pub level: Level,
+    /// `MCPDESC_SOURCE_TEXT`: the source text the external validator is
+    /// taken to read, or `None` to keep what it announces.
+    pub source_text: Option<SourceTextSupport>,
 }
 
 impl Default for Settings {
@@ -241,6 +251,7 @@ impl Default for Settings {
             validator: None,
             mode: Mode::Session,
             level: Level::Exact,
+            source_text: None,
         }
     }
 }
@@ -298,6 +309,21 @@ pub enum EnvironmentProblem {
     /// The level is not one of the three.
     #[error("`{0}` is not a level: give `verdict`, `rules` or `exact`")]
     NotALevel(String),
+    /// The source-text formats do not read as a list of formats.
+    #[error("`{given}`: {error}")]
+    SourceText {
+        /// The value.
+        given: String,
+        /// Why it does not read.
+        error: SourceTextError,
+    },
+    /// Source-text formats are given without an external validator: the
+    /// in-process validator announces its own.
+    #[error(
+        "formats of source text are for an external validator, but {VALIDATOR_VARIABLE} names \
+         none; an in-process validator announces the formats it reads itself"
+    )]
+    SourceTextWithoutValidator,
 }
 
 impl Settings {
@@ -331,10 +357,12 @@ impl Settings {
                     settings.suite_dir = Some(PathBuf::from(value));
                     Ok(())
                 }
-                VALIDATOR_VARIABLE | ONESHOT_VARIABLE | LEVEL_VARIABLE => match value.to_str() {
-                    Some(given) => settings.read(&variable, given, &mut oneshot),
-                    None => Err(EnvironmentProblem::NotUtf8(format!("{value:?}"))),
-                },
+                VALIDATOR_VARIABLE | ONESHOT_VARIABLE | LEVEL_VARIABLE | SOURCE_TEXT_VARIABLE => {
+                    match value.to_str() {
+                        Some(given) => settings.read(&variable, given, &mut oneshot),
+                        None => Err(EnvironmentProblem::NotUtf8(format!("{value:?}"))),
+                    }
+                }
                 _ => Err(EnvironmentProblem::Unknown),
             };
             if let Err(problem) = read {
@@ -350,6 +378,12 @@ impl Settings {
                     problem: EnvironmentProblem::OneshotWithoutValidator,
                 });
             }
+        }
+        if settings.source_text.is_some() && settings.validator.is_none() {
+            errors.push(EnvironmentError {
+                variable: SOURCE_TEXT_VARIABLE.to_owned(),
+                problem: EnvironmentProblem::SourceTextWithoutValidator,
+            });
         }
         if errors.is_empty() {
             Ok(settings)
@@ -398,6 +432,15 @@ impl Settings {
                 Ok(level) => self.level = level,
                 Err(_) => return Err(EnvironmentProblem::NotALevel(text())),
             },
+            SOURCE_TEXT_VARIABLE => match parse_source_text(given) {
+                Ok(support) => self.source_text = Some(support),
+                Err(error) => {
+                    return Err(EnvironmentProblem::SourceText {
+                        given: text(),
+                        error,
+                    });
+                }
+            },
             _ => return Err(EnvironmentProblem::Unknown),
         }
         Ok(())
@@ -412,9 +455,15 @@ enum TargetError {
 }
 
 #[cfg(feature = "external")]
-fn external_target(line: &str, mode: Mode, revisions: Revisions) -> Result<Target, TargetError> {
+fn external_target(
+    line: &str,
+    settings: &Settings,
+    revisions: Revisions,
+) -> Result<Target, TargetError> {
     let argv = split_command(line).map_err(TargetError::Command)?;
-    Pool::start(ExternalValidator::new(argv, mode, revisions))
+    let mut validator = ExternalValidator::new(argv, settings.mode, revisions);
+    validator.source_text = settings.source_text.clone();
+    Pool::start(validator)
         .map(Target::external)
         .map_err(TargetError::Unavailable)
 }

@@ -13,7 +13,10 @@ use mcpdesc_conformance::outcome::comparison::Level;
 use mcpdesc_conformance::suite::SuiteSet;
 use mcpdesc_conformance::suite::case::Selection;
 use mcpdesc_conformance::suite::tree::SuiteTree;
-use mcpdesc_protocol::{Implementation, Reply, Revision, Skip, ValidateRequest, Validator};
+use mcpdesc_protocol::{
+    Implementation, Reply, Revision, Skip, SourceFormat, SourceTextSupport, ValidateRequest,
+    Validator,
+};
 use mcpdesc_validator::ReferenceValidator;
 
 use super::*;
@@ -292,12 +295,17 @@ fn settings_come_from_the_mcpdesc_variables() {
             ("MCPDESC_VALIDATOR", "my-validator --stdio"),
             ("MCPDESC_VALIDATOR_ONESHOT", "1"),
             ("MCPDESC_LEVEL", "verdict"),
+            ("MCPDESC_SOURCE_TEXT", "yaml, json"),
         ])),
         Ok(Settings {
             suite_dir: Some("/tmp/suite".into()),
             validator: Some("my-validator --stdio".to_owned()),
             mode: Mode::Oneshot,
             level: Level::Verdict,
+            source_text: Some(SourceTextSupport::of(&[
+                SourceFormat::Json,
+                SourceFormat::Yaml
+            ])),
         })
     );
 }
@@ -330,8 +338,19 @@ fn a_wrong_variable_is_a_failing_trial_naming_it() {
         "environment::MCPDESC_VALIDATR",
         &[
             "not a variable the test binary reads",
-            "MCPDESC_SUITE_DIR, MCPDESC_VALIDATOR, MCPDESC_VALIDATOR_ONESHOT, MCPDESC_LEVEL",
+            "MCPDESC_SUITE_DIR, MCPDESC_VALIDATOR, MCPDESC_VALIDATOR_ONESHOT, MCPDESC_LEVEL, \
+             MCPDESC_SOURCE_TEXT",
         ],
+    );
+    assert_one_failing_trial(
+        &[("MCPDESC_VALIDATOR", "v"), ("MCPDESC_SOURCE_TEXT", "toml")],
+        "environment::MCPDESC_SOURCE_TEXT",
+        &["`toml`: `toml` is not a source format: give `json`, `yaml` or `json,yaml`"],
+    );
+    assert_one_failing_trial(
+        &[("MCPDESC_SOURCE_TEXT", "json")],
+        "environment::MCPDESC_SOURCE_TEXT",
+        &["MCPDESC_VALIDATOR names none; an in-process validator announces"],
     );
     assert_one_failing_trial(
         &[("MCPDESC_LEVEL", "exact\u{1b}[2J")],
@@ -396,4 +415,45 @@ fn a_claim_of_an_unknown_rule_is_a_failing_trial() {
     let (passed, failed, printed) = run_trials(trials, "validator::claims");
     assert_eq!((passed, failed), (0, 1), "{printed}");
     assert!(printed.contains("`mcpdesc.elicitation.uri`"), "{printed}");
+}
+
+/// A one-shot validator announces nothing, so its serialization cases are
+/// ignored trials, until `MCPDESC_SOURCE_TEXT` says which texts it reads;
+/// then they run and pass (the reference reads both).
+#[test]
+fn the_source_text_variable_runs_a_one_shot_validators_serialization_cases() {
+    let reference = format!("{} --oneshot", super::modes::reference_binary().display());
+    let serialization = |extra: &[(&str, &str)]| {
+        let mut pairs = vec![
+            ("MCPDESC_VALIDATOR", reference.as_str()),
+            ("MCPDESC_VALIDATOR_ONESHOT", "1"),
+        ];
+        pairs.extend_from_slice(extra);
+        let trials =
+            trials_from_environment(Arc::new(ReferenceValidator::new()), variables(&pairs));
+        let arguments = Arguments {
+            filter: Some("serialization/expected-invalid/json-duplicate-root-member.json@".into()),
+            include_ignored: true,
+            ..Arguments::default()
+        };
+        let (conclusion, printed) = run_with(trials, arguments);
+        let counts = (
+            conclusion.num_passed,
+            conclusion.num_failed,
+            conclusion.num_ignored,
+        );
+        (counts, printed)
+    };
+    // It runs under every known revision, since its text does not load.
+    let revisions = mcpdesc_conformance::suite::builtin_revisions()
+        .iter()
+        .count() as u64;
+    let (counts, printed) = serialization(&[]);
+    assert_eq!(counts, (0, 0, revisions), "{printed}");
+    assert!(
+        printed.contains("the validator does not announce that it reads json source text"),
+        "{printed}"
+    );
+    let (counts, printed) = serialization(&[("MCPDESC_SOURCE_TEXT", "json,yaml")]);
+    assert_eq!(counts, (revisions, 0, 0), "{printed}");
 }
