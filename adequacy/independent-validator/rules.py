@@ -1,16 +1,20 @@
 """The rules of the `document`, `elicitation`, `tags` and `components`
-suites, written from the specification material alone (the seeds,
-spec-facts.md and the suite catalogs), never from the Rust reference
-validator.
+suites, and the `serialization` suite's for JSON text, written from the
+specification material alone (the seeds, spec-facts.md and the suite
+catalogs), never from the Rust reference validator.
 
 This module is what `adequacy/mutate.py` mutates; the stdio session lives in
 `validator.py` beside it, so that a mutant breaks a rule, not the protocol.
 
 Entry point: `validate(document, revision, context)` returns the findings of
 one document served under one MCP revision, as a list of
-`{"rule", "path", "severity", "message"}` dictionaries.
+`{"rule", "path", "severity", "message"}` dictionaries;
+`validate_json_text(text, revision, context)` does the same for a document
+given as JSON text, whose writing is judged first.
 """
 
+import json
+import math
 import re
 
 # --- Rule IDs -------------------------------------------------------------
@@ -23,6 +27,9 @@ PRIMITIVE_SCOPE = "mcpdesc.primitive.protocol-scope"
 LEGACY_INCOMPLETE = "mcpdesc.protocol.legacy-validation-incomplete"
 ICON_SHAPE = "mcpdesc.icon.shape"
 VALUE_URI = "mcpdesc.value.uri"
+META_REVISION = "mcp.meta.protocol-version"
+META_KEY = "mcp.meta.key"
+META_RESERVED = "mcp.meta.reserved-key"
 
 DECLARATIONS = "mcpdesc.elicitation.declarations"
 DECLARATION_SHAPE = "mcpdesc.elicitation.shape"
@@ -50,6 +57,17 @@ REFERENCE_NAMESPACE = "mcpdesc.reference.namespace"
 REFERENCE_TARGET = "mcpdesc.reference.target"
 REFERENCE_CYCLE = "mcpdesc.reference.cycle"
 
+# Section 15 (serialization). Four of them concern YAML alone: a JSON text
+# has one value, string member names, no tags and no aliases.
+SYNTAX = "mcpdesc.serialization.syntax"
+DOCUMENT_COUNT = "mcpdesc.serialization.document-count"
+KEY_TYPE = "mcpdesc.serialization.key-type"
+DUPLICATE_KEY = "mcpdesc.serialization.duplicate-key"
+NON_FINITE = "mcpdesc.serialization.non-finite-number"
+YAML_TAG = "mcpdesc.serialization.tag"
+YAML_ALIAS = "mcpdesc.serialization.alias"
+LONE_SURROGATE = "mcpdesc.serialization.lone-surrogate"
+
 ALL_RULES = [
     DOCUMENT_SHAPE,
     SPECIFICATION_VERSION,
@@ -59,6 +77,9 @@ ALL_RULES = [
     LEGACY_INCOMPLETE,
     ICON_SHAPE,
     VALUE_URI,
+    META_REVISION,
+    META_KEY,
+    META_RESERVED,
     DECLARATIONS,
     DECLARATION_SHAPE,
     DECLARATION_NAME,
@@ -82,6 +103,14 @@ ALL_RULES = [
     REFERENCE_NAMESPACE,
     REFERENCE_TARGET,
     REFERENCE_CYCLE,
+    SYNTAX,
+    DOCUMENT_COUNT,
+    KEY_TYPE,
+    DUPLICATE_KEY,
+    NON_FINITE,
+    YAML_TAG,
+    YAML_ALIAS,
+    LONE_SURROGATE,
 ]
 
 # --- Facts of the format --------------------------------------------------
@@ -310,6 +339,7 @@ def validate(document, revision, context):
             check_tag_list(primitive, at, findings)
             check_tags_declared(primitive, at, catalogue, findings)
             scope = check_primitive_scope(primitive, at, root_scope, findings)
+            check_meta(primitive, at, scope, revision, findings)
             check_declarations(document, primitive, at, scope, revision, findings)
             if kind == "tools":
                 check_interaction_steps(primitive, at, scope, revision, findings)
@@ -526,6 +556,77 @@ def check_primitive_scope(primitive, at, root_scope, findings):
     elif root_scope is not None and not scope <= root_scope:
         findings.error(PRIMITIVE_SCOPE, where, "the scope names revisions the root does not")
     return scope
+
+
+# --- MCP `_meta` on primitives (Section 3.5) -------------------------------
+#
+# A Tool, Resource, Resource Template or Prompt may carry MCP's `_meta`. It is
+# judged under the case's revision, and only when the primitive is offered in
+# that revision: before 2025-06-18 the object has no `_meta` at all; from it
+# on, `_meta` is an object whose keys follow MCP's grammar, and a key under a
+# prefix MCP keeps for itself draws a warning (this validator knows none of
+# MCP's own keys, so every such key is one it does not recognize).
+
+META = "_meta"
+# The revision that gave the four primitives `_meta`.
+META_SINCE = "2025-06-18"
+# From this revision on, MCP reserves a prefix by its second label; before
+# it, by any label but the last.
+RESERVED_BY_SECOND_LABEL_SINCE = "2026-07-28"
+MCP_NAMES = ("modelcontextprotocol", "mcp")
+# The key grammar, in ASCII: `[prefix/]name`, a prefix being dot-joined labels.
+PREFIX_LABEL = re.compile(r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
+KEY_NAME = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?")
+
+
+def check_meta(primitive, at, scope, revision, findings):
+    if META not in primitive or not in_scope(scope, revision):
+        return
+    where = at + (META,)
+    if revision < META_SINCE:
+        # Whatever the value, even `{}`: nothing more is said about it here.
+        findings.error(
+            META_REVISION, pointer(*where), "MCP %s defines no `_meta` on this object" % revision
+        )
+        return
+    meta = primitive[META]
+    if not isinstance(meta, dict):
+        findings.error(META_KEY, pointer(*where), "`_meta` must be an object")
+        return
+    # Keys are taken as written (an `x-` key too); values are never looked at.
+    for key in meta:
+        labels = prefix_labels(key)
+        if labels is None:
+            findings.error(META_KEY, pointer(*where, key), "`%s` is not a well-formed `_meta` key" % key)
+        elif reserves(labels, revision):
+            findings.warning(
+                META_RESERVED,
+                pointer(*where, key),
+                "`%s` is under a prefix MCP %s reserves, and is not a key it defines" % (key, revision),
+            )
+
+
+def prefix_labels(key):
+    """The labels of a `_meta` key's prefix (none for a key without one), or
+    None when the key is outside the grammar. The name is what follows the
+    last `/`; a second `/` leaves one in the prefix, which no label holds."""
+    prefix, slash, name = key.rpartition("/")
+    if not KEY_NAME.fullmatch(name):
+        return None
+    if not slash:
+        return []
+    labels = prefix.split(".")
+    if not all(PREFIX_LABEL.fullmatch(label) for label in labels):
+        return None
+    return labels
+
+
+def reserves(labels, revision):
+    """Whether MCP `revision` keeps a prefix of these labels for itself;
+    labels are compared as written."""
+    if revision >= RESERVED_BY_SECOND_LABEL_SINCE:
+        return len(labels) > 1 and labels[1] in MCP_NAMES
+    return any(label in MCP_NAMES for label in labels[:-1])
 
 
 # --- Tags (Section 13 of 0.8.0) --------------------------------------------
@@ -1313,3 +1414,118 @@ def is_beyond_narrow_vocabulary(prop):
 def properties_of(schema):
     properties = schema.get("properties")
     return properties.values() if isinstance(properties, dict) else []
+
+
+# --- Source text: JSON (the serialization suite) ---------------------------
+#
+# Section 15.2 asks for RFC 8259 JSON, and the suite's decisions hold a JSON
+# text to the data model: member names unique once their escapes are
+# decoded, numbers a finite double can hold, strings that are Unicode text.
+# Python's `json` reads RFC 8259's grammar, but it is lenient past it: it
+# takes `NaN` and `Infinity`, keeps the last of a repeated name, lets an
+# escape spell half a surrogate pair, and reads `1e400` as infinity. So the
+# text is read with hooks that keep what it would throw away (each object
+# as its list of members as written, each number beyond a double marked),
+# then walked from the root, where every value has its pointer: the faults
+# are reported there, and the plain value is built for the document rules.
+
+BYTE_ORDER_MARK = "\ufeff"
+# `json` pairs a high and a low surrogate escape into one character, so a
+# surrogate code point left in a decoded string stands alone.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class NotJson(ValueError):
+    """A token RFC 8259 does not have, which `json` would accept."""
+
+
+class Members(list):
+    """An object as the text writes it: its (name, value) pairs, in order,
+    repeated names included."""
+
+
+class Beyond:
+    """A well-formed number that no finite double holds."""
+
+
+def refuse_constant(token):
+    raise NotJson("`%s` is not a JSON value" % token)
+
+
+def read_number(text, exact):
+    # Read as the data model's double first: an integer wider than 64 bits
+    # is finite, one past the largest double is not.
+    if math.isinf(float(text)):
+        return Beyond()
+    return exact(text)
+
+
+def read_fraction(text):
+    return read_number(text, float)
+
+
+def read_integer(text):
+    return read_number(text, int)
+
+
+JSON_TEXT = json.JSONDecoder(
+    object_pairs_hook=Members,
+    parse_float=read_fraction,
+    parse_int=read_integer,
+    parse_constant=refuse_constant,
+)
+
+
+def validate_json_text(text, revision, context):
+    """The findings of a document given as JSON text: its serialization
+    faults when it has any (a text at fault is not judged as a document),
+    otherwise those of the value it writes."""
+    findings = Findings()
+    value = read_json_text(text, findings)
+    if findings.items:
+        return findings.items
+    return validate(value, revision, context)
+
+
+def read_json_text(text, findings):
+    # A byte-order mark is not judged (the syntax rule's decisions).
+    if text.startswith(BYTE_ORDER_MARK):
+        text = text[len(BYTE_ORDER_MARK):]
+    try:
+        written = JSON_TEXT.decode(text)
+    except (NotJson, json.JSONDecodeError) as error:
+        # A JSONDecodeError says where: "<what>: line L column C (char N)".
+        findings.error(SYNTAX, "", "not RFC 8259 JSON: %s" % error)
+        return None
+    return settle(written, (), findings)
+
+
+def settle(written, at, findings):
+    """The plain JSON value of what JSON_TEXT read at the pointer tokens
+    `at`, with the faults in it reported in reading order."""
+    if isinstance(written, Members):
+        return settle_object(written, at, findings)
+    if isinstance(written, list):
+        return [settle(item, at + (index,), findings) for index, item in enumerate(written)]
+    if isinstance(written, Beyond):
+        findings.error(NON_FINITE, pointer(*at), "the number is beyond the range of a double")
+    elif isinstance(written, str) and SURROGATE.search(written):
+        findings.error(LONE_SURROGATE, pointer(*at), "the string holds half a UTF-16 surrogate pair")
+    # A value at fault is returned as read: the findings then stand alone.
+    return written
+
+
+def settle_object(members, at, findings):
+    value = {}
+    for name, member in members:
+        if SURROGATE.search(name):
+            # The name has no pointer that decodes, and nor has anything
+            # below it: the fault is the object's, and its value is not read.
+            findings.error(
+                LONE_SURROGATE, pointer(*at), "a member name holds half a UTF-16 surrogate pair"
+            )
+        else:
+            if name in value:
+                findings.error(DUPLICATE_KEY, pointer(*at, name), "`%s` is written twice in this object" % name)
+            value[name] = settle(member, at + (name,), findings)
+    return value

@@ -20,6 +20,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rules  # noqa: E402  (found beside this file, see above)
 
+# The source text it reads (docs/protocol.md, "Source text"): JSON only,
+# since Python's standard library has no YAML parser and this validator uses
+# nothing else. YAML serialization cases are then skipped by the harness.
+JSON_FORMAT = "json"
+
 IMPLEMENTATION = {
     "name": "mcpdesc-independent",
     "version": "0.1.0",
@@ -27,6 +32,7 @@ IMPLEMENTATION = {
     "specifications": [rules.SPECIFICATION],
     "revisions": [],  # every revision `start` lists
     "rules": rules.ALL_RULES,
+    "sourceText": {"version": 1, "formats": [JSON_FORMAT]},
 }
 
 
@@ -48,7 +54,15 @@ class Session:
         revision = request.get("revision")
         if revision not in self.context.revisions:
             return {"seq": seq, "skipped": {"reason": "MCP %r was not announced" % (revision,)}}
-        findings = rules.validate(request.get("document"), revision, self.context)
+        source = request.get("source")
+        if source is None:
+            findings = rules.validate(request.get("document"), revision, self.context)
+        elif source.get("format") == JSON_FORMAT:
+            findings = rules.validate_json_text(source["text"], revision, self.context)
+        else:
+            # Not announced, so not expected; declined rather than guessed at.
+            reason = "%r source text is not read: only JSON is" % (source.get("format"),)
+            return {"seq": seq, "skipped": {"reason": reason}}
         return {"seq": seq, "diagnostics": findings}
 
     def answer(self, request):
