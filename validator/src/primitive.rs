@@ -6,6 +6,22 @@ use crate::pointer::Pointer;
 use crate::report::Report;
 use crate::rule;
 use crate::scope::{self, Scope};
+use crate::value::is_extension;
+
+/// The members every kind of primitive may hold (Sections 9.1, 10.1.1,
+/// 10.2.1 and 11.1), besides its own and `x-` extensions.
+const COMMON_MEMBERS: [&str; 10] = [
+    "protocolVersions",
+    "title",
+    "description",
+    "icons",
+    "tags",
+    "elicitations",
+    "deprecated",
+    "_meta",
+    "security",
+    "clientRequirements",
+];
 
 /// The four kinds of primitive a description can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +76,39 @@ impl Kind {
             Kind::ResourceTemplate => "resourceTemplates",
             Kind::Prompt => "prompts",
         }
+    }
+
+    /// The members only this kind of primitive may hold, its identity
+    /// members among them.
+    fn own_members(self) -> &'static [&'static str] {
+        match self {
+            Kind::Tool => &[
+                "name",
+                "inputSchema",
+                "outputSchema",
+                "annotations",
+                "execution",
+                "examples",
+                "interactionExamples",
+            ],
+            Kind::Resource => &["uri", "name", "mimeType", "size", "annotations", "examples"],
+            Kind::ResourceTemplate => &[
+                "uriTemplate",
+                "name",
+                "mimeType",
+                "annotations",
+                "examples",
+                "completionExamples",
+            ],
+            Kind::Prompt => &["name", "arguments", "examples", "completionExamples"],
+        }
+    }
+
+    /// Whether a primitive of this kind may hold `member`.
+    fn defines(self, member: &str) -> bool {
+        is_extension(member)
+            || COMMON_MEMBERS.contains(&member)
+            || self.own_members().contains(&member)
     }
 
     /// The members that identify a primitive of this kind, with their types.
@@ -162,6 +211,14 @@ pub(crate) fn check(root: &Map<String, Value>, root_scope: Scope<'_>, report: &m
                     Some(_) => {}
                 }
             }
+            // Closed (Section 3.8): each member the kind's table leaves out.
+            for member in object.keys().filter(|member| !kind.defines(member)) {
+                report.error(
+                    rule::PRIMITIVE_SHAPE,
+                    &at.key(member),
+                    format!("no member `{member}` is defined on this primitive"),
+                );
+            }
             scope::check_primitive(object, &at, root_scope, report);
         }
     }
@@ -240,10 +297,46 @@ mod tests {
     }
 
     #[test]
-    fn other_primitive_members_are_not_checked() {
+    fn the_types_of_other_primitive_members_are_not_checked() {
         let doc = with(json!({
             "tools": [{"name": "t", "inputSchema": {}, "description": 5, "x-y": []}],
         }));
         assert_findings(&doc, R2025_11_25, &[]);
+    }
+
+    #[test]
+    fn primitives_are_closed_but_for_their_tables_and_extensions() {
+        let doc = with(json!({
+            "tools": [{
+                "name": "t", "inputSchema": {}, "outputSchema": {}, "execution": {},
+                "interactionExamples": {}, "uri": "file:///a", "X-y": 1, "x-z": 2
+            }],
+            "resources": [{
+                "uri": "file:///a", "name": "a", "size": 1, "mimeType": "text/plain",
+                "uriTemplate": "file:///{x}", "completionExamples": {}
+            }],
+            "resourceTemplates": [{
+                "uriTemplate": "file:///{x}", "name": "x", "completionExamples": {},
+                "size": 1, "interactionExamples": {}
+            }],
+            "prompts": [{
+                "name": "p", "arguments": [], "title": "P", "deprecated": true,
+                "inputSchema": {}, "mimeType": "text/plain"
+            }]
+        }));
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SHAPE, "/prompts/0/inputSchema", E),
+                (SHAPE, "/prompts/0/mimeType", E),
+                (SHAPE, "/resourceTemplates/0/interactionExamples", E),
+                (SHAPE, "/resourceTemplates/0/size", E),
+                (SHAPE, "/resources/0/completionExamples", E),
+                (SHAPE, "/resources/0/uriTemplate", E),
+                (SHAPE, "/tools/0/X-y", E),
+                (SHAPE, "/tools/0/uri", E),
+            ],
+        );
     }
 }
