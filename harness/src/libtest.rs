@@ -111,11 +111,35 @@ pub const VARIABLES: [&str; 5] = [
 /// runs each trial in a process of its own) loads the catalogs and that
 /// case's fixture and expectation only, so each such process starts fast.
 pub fn main(validator: impl Validator + 'static) -> ! {
+    run_main(validator, Taking::Announced)
+}
+
+/// As [`main`], for a validator that takes every case of the suite, such
+/// as the reference validator: a case it would leave ignored (under a
+/// revision, or in a source format, that it does not announce; answered
+/// `skipped`; or with nothing it claims to judge) is a failing trial that
+/// says why. A validator that answers `skipped` where it should answer
+/// cannot then pass.
+pub fn main_taking_every_case(validator: impl Validator + 'static) -> ! {
+    run_main(validator, Taking::Every)
+}
+
+/// Which cases a validator is held to take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Taking {
+    /// Those it announces; the others are ignored trials.
+    Announced,
+    /// Every case; one it does not take fails.
+    Every,
+}
+
+fn run_main(validator: impl Validator + 'static, taking: Taking) -> ! {
     let arguments = Arguments::from_args();
     let (trials, suite) = trials_for(
         Arc::new(validator),
         std::env::vars_os(),
         one_fixture(&arguments).as_deref(),
+        taking,
     );
     let conclusion = libtest_mimic::run(&arguments, trials);
     // The suite is left to the end of the process rather than freed piece
@@ -144,7 +168,7 @@ pub fn trials_from_environment(
     validator: Arc<dyn Validator>,
     variables: impl IntoIterator<Item = (OsString, OsString)>,
 ) -> Vec<Trial> {
-    trials_for(validator, variables, None).0
+    trials_for(validator, variables, None, Taking::Announced).0
 }
 
 /// The trials of [`trials_from_environment`], of the fixture with ID
@@ -155,6 +179,7 @@ fn trials_for(
     validator: Arc<dyn Validator>,
     variables: impl IntoIterator<Item = (OsString, OsString)>,
     only: Option<&str>,
+    taking: Taking,
 ) -> (Vec<Trial>, Option<Arc<SuiteSet>>) {
     let settings = match Settings::from_variables(variables) {
         Ok(settings) => settings,
@@ -179,7 +204,8 @@ fn trials_for(
         Ok(target) => {
             let set = set.map(Arc::new);
             let suite = set.as_ref().ok().map(Arc::clone);
-            (shared_trials(Arc::new(target), set, settings.level), suite)
+            let trials = shared_trials(Arc::new(target), set, settings.level, taking);
+            (trials, suite)
         }
         Err(trial) => (vec![trial], None),
     }
@@ -510,7 +536,7 @@ impl Target {
 /// asked for ignored tests, and then it ends ignored too (see
 /// [`check_case`]).
 pub fn trials(target: Arc<Target>, set: Result<SuiteSet, SuiteError>, level: Level) -> Vec<Trial> {
-    shared_trials(target, set.map(Arc::new), level)
+    shared_trials(target, set.map(Arc::new), level, Taking::Announced)
 }
 
 /// [`trials`] over a suite shared with the caller.
@@ -518,6 +544,7 @@ fn shared_trials(
     target: Arc<Target>,
     set: Result<Arc<SuiteSet>, SuiteError>,
     level: Level,
+    taking: Taking,
 ) -> Vec<Trial> {
     let set = match set {
         Ok(set) => set,
@@ -571,11 +598,16 @@ fn shared_trials(
             };
             match check_case(&set, &case, &target, level) {
                 Checked::Passed => Ok(Completion::Completed),
+                Checked::Ignored(reason) if taking == Taking::Every => Err(Failed::from(format!(
+                    "{}: the validator is held to take every case, and did not take this \
+                     one: {reason}",
+                    escape::line(&case.id())
+                ))),
                 Checked::Ignored(reason) => Ok(Completion::ignored_with(reason)),
                 Checked::Failed(report) => Err(Failed::from(report)),
             }
         });
-        trials.push(trial.with_ignored_flag(!announced));
+        trials.push(trial.with_ignored_flag(!announced && taking == Taking::Announced));
     }
     trials
 }
@@ -680,7 +712,12 @@ mod tests {
     fn a_serialization_case_is_a_trial_only_for_a_validator_that_reads_its_format() {
         let set = Arc::new(crate::suite::testing::source_suite());
         let target = Arc::new(Target::in_process(Arc::new(ReadsYaml)));
-        let trials = shared_trials(Arc::clone(&target), Ok(Arc::clone(&set)), Level::Exact);
+        let trials = shared_trials(
+            Arc::clone(&target),
+            Ok(Arc::clone(&set)),
+            Level::Exact,
+            Taking::Announced,
+        );
         let flags: Vec<(&str, bool)> = trials
             .iter()
             .map(|trial| (trial.name(), trial.has_ignored_flag()))
@@ -704,6 +741,49 @@ mod tests {
                 assert_eq!(checked, Checked::Passed, "{}", case.id());
             }
         }
+    }
+
+    /// Held to take every case, the same validator fails the cases it
+    /// does not announce instead of leaving them ignored.
+    #[test]
+    fn a_validator_held_to_every_case_fails_the_ones_it_does_not_take() {
+        let set = Arc::new(crate::suite::testing::source_suite());
+        let target = Arc::new(Target::in_process(Arc::new(ReadsYaml)));
+        let trials = shared_trials(
+            Arc::clone(&target),
+            Ok(Arc::clone(&set)),
+            Level::Exact,
+            Taking::Every,
+        );
+        assert!(trials.iter().all(|trial| !trial.has_ignored_flag()));
+        // Into a log file, so that the failing trials do not look like
+        // this test's failures.
+        let log = tempfile::tempdir().unwrap();
+        let arguments = Arguments {
+            test_threads: Some(1),
+            logfile: Some(log.path().join("trials.log").display().to_string()),
+            ..Arguments::default()
+        };
+        let conclusion = libtest_mimic::run(&arguments, trials);
+        let printed = std::fs::read_to_string(log.path().join("trials.log")).unwrap();
+        assert!(
+            printed.contains("is held to take every case, and did not take this one"),
+            "{printed}"
+        );
+        let json = Selection::default()
+            .cases(&set)
+            .iter()
+            .filter(|case| case.id().contains(".json@"))
+            .count() as u64;
+        assert!(json > 0);
+        assert_eq!(
+            (
+                conclusion.num_failed,
+                conclusion.num_passed,
+                conclusion.num_ignored
+            ),
+            (json, 6 - json, 0)
+        );
     }
 
     #[test]
@@ -751,7 +831,7 @@ mod tests {
              add `features = [\"external\"]` to its dev-dependency in Cargo.toml"
         );
         let validator: Arc<dyn Validator> = Arc::new(mcpdesc_validator::ReferenceValidator::new());
-        let names: Vec<String> = trials_for(validator, variables(), None)
+        let names: Vec<String> = trials_for(validator, variables(), None, Taking::Announced)
             .0
             .iter()
             .map(|trial| trial.name().to_owned())
@@ -768,8 +848,8 @@ mod tests {
         let names = |trials: Vec<Trial>| -> Vec<String> {
             trials.iter().map(|trial| trial.name().to_owned()).collect()
         };
-        let all = names(trials_for(Arc::clone(&validator), [], None).0);
-        let (one, suite) = trials_for(Arc::clone(&validator), [], Some(fixture));
+        let all = names(trials_for(Arc::clone(&validator), [], None, Taking::Announced).0);
+        let (one, suite) = trials_for(Arc::clone(&validator), [], Some(fixture), Taking::Announced);
         // The suite the trials share is handed back, for `main` to keep.
         assert!(suite.is_some_and(|suite| suite.find(fixture).is_some()));
         let one = names(one);
@@ -781,7 +861,7 @@ mod tests {
         assert_eq!(one, expected);
         let conclusion = libtest_mimic::run(
             &arguments(&["--quiet", "--test-threads", "1"]),
-            trials_for(validator, [], Some(fixture)).0,
+            trials_for(validator, [], Some(fixture), Taking::Announced).0,
         );
         assert_eq!(
             (conclusion.num_passed, conclusion.num_failed),

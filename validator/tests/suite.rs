@@ -7,6 +7,13 @@
 //! (see `docs/maintaining.md`). `cargo test -p mcpdesc-validator --test suite`
 //! runs it; the `MCPDESC_*` variables of `libtest::main` apply.
 
+//!
+//! The reference is held to take every case: one it answered `skipped` (as
+//! a mutant that drops a rule's mapping might) fails, rather than being an
+//! ignored trial.
+
 fn main() {
-    mcpdesc_conformance::libtest::main(mcpdesc_validator::ReferenceValidator::new());
+    mcpdesc_conformance::libtest::main_taking_every_case(
+        mcpdesc_validator::ReferenceValidator::new(),
+    );
 }
