@@ -182,6 +182,43 @@ PRIMITIVE_KINDS = {
     "prompts": [("name", str)],
 }
 
+# Section 3.8 closes the four kinds of primitive: each holds only the
+# members of its kind's table (Sections 9.1, 10.1.1, 10.2.1, 11.1) and `x-`
+# extensions. Only the names are listed: the identity members' types are
+# checked above, the other members' are not this rule's (their own rules, or
+# part 3 of the coverage).
+SHARED_PRIMITIVE_MEMBERS = frozenset(
+    {
+        "protocolVersions",
+        "title",
+        "description",
+        "icons",
+        "tags",
+        "elicitations",
+        "deprecated",
+        "_meta",
+        "security",
+        "clientRequirements",
+    }
+)
+PRIMITIVE_MEMBERS = {
+    "tools": SHARED_PRIMITIVE_MEMBERS
+    | {
+        "name",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "execution",
+        "examples",
+        "interactionExamples",
+    },
+    "resources": SHARED_PRIMITIVE_MEMBERS
+    | {"uri", "name", "mimeType", "size", "annotations", "examples"},
+    "resourceTemplates": SHARED_PRIMITIVE_MEMBERS
+    | {"uriTemplate", "name", "mimeType", "annotations", "examples", "completionExamples"},
+    "prompts": SHARED_PRIMITIVE_MEMBERS | {"name", "arguments", "examples", "completionExamples"},
+}
+
 # Section 12.2: the members of an Elicitation Declaration.
 TEXT_MEMBERS = ("message", "when", "onDecline", "onCancel")
 DECLARATION_MEMBERS = {
@@ -522,6 +559,7 @@ def primitives_of(document, kind, members, findings):
             findings.error(PRIMITIVE_SHAPE, pointer(kind, index), "a primitive must be an object")
             continue
         check_identity_members(primitive, (kind, index), members, findings)
+        check_primitive_members(primitive, (kind, index), PRIMITIVE_MEMBERS[kind], findings)
         items.append((index, primitive))
     return items
 
@@ -533,6 +571,22 @@ def check_identity_members(primitive, at, members, findings):
         elif not isinstance(primitive[member], expected):
             findings.error(
                 PRIMITIVE_SHAPE, pointer(*at, member), "`%s` has the wrong type" % member
+            )
+
+
+def check_primitive_members(primitive, at, table, findings):
+    """A member outside the kind's `table` is reported at the member,
+    whatever its value; an `x-` extension (a case-sensitive prefix) is
+    never looked at. The other rules read a primitive's members only where
+    its kind defines them, so an unknown member is this one finding."""
+    for member in primitive:
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        if member not in table:
+            findings.error(
+                PRIMITIVE_SHAPE,
+                pointer(*at, member),
+                "`%s` is not a member of this kind of primitive" % member,
             )
 
 
