@@ -5,12 +5,20 @@
 //! names, or under all five when it names none. In `expected-valid` it must
 //! have no error under any of them; in `expected-invalid` an error under at
 //! least one. YAML fixtures are left to the harness, which owns the loader.
+//! A JSON serialization case whose text the strict loader refuses is sent
+//! as text, as the harness sends it, and must have an error under every
+//! revision (it has no `protocolVersions` to read).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mcpdesc_protocol::{Diagnostic, Revision, Severity};
-use mcpdesc_validator::{rule, suite_revisions, validate};
+use std::sync::Arc;
+
+use mcpdesc_protocol::{
+    Diagnostic, Reply, Revision, SPECIFICATION_VERSION, Severity, Source, SourceFormat,
+    ValidateRequest, Validator,
+};
+use mcpdesc_validator::{ReferenceValidator, rule, suite_revisions, validate};
 use serde_json::Value;
 
 /// The suite's fixture tree, beside this crate.
@@ -82,7 +90,14 @@ fn every_json_fixture_matches_its_folder_class() {
             Some("expected-invalid") => false,
             _ => panic!("{name}: not under <suite>/expected-valid or <suite>/expected-invalid"),
         };
-        let document = load(&path);
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Ok(loaded) = mcpdesc_source::load(&name, text.as_bytes(), mcpdesc_source::Format::Json)
+        else {
+            check_refused_text(&path, &name, valid, &text, &mut failures);
+            checked += 1;
+            continue;
+        };
+        let document = Arc::unwrap_or_clone(loaded.value);
         if document.is_object() {
             assert!(
                 document.get("x-test").is_some_and(Value::is_string),
@@ -116,6 +131,52 @@ fn every_json_fixture_matches_its_folder_class() {
     }
     assert!(checked > 0, "no fixture found below {}", root.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A JSON text the strict loader refuses: an invalid serialization case,
+/// with its sentence in a statement file, that the reference validator,
+/// sent the text, finds an error in under every known revision.
+fn check_refused_text(
+    path: &Path,
+    name: &str,
+    valid: bool,
+    text: &str,
+    failures: &mut Vec<String>,
+) {
+    if valid {
+        failures.push(format!("{name}: a valid fixture must load"));
+        return;
+    }
+    let mut statement = path.to_path_buf().into_os_string();
+    statement.push(".x-test");
+    let sentence = fs::read_to_string(&statement).unwrap_or_default();
+    assert!(
+        !sentence.trim().is_empty(),
+        "{name}: its text does not load, so it needs its sentence in `{name}.x-test`"
+    );
+    let validator = ReferenceValidator::new();
+    for revision in suite_revisions().iter() {
+        let request = ValidateRequest {
+            case: name.to_owned(),
+            specification: SPECIFICATION_VERSION.to_owned(),
+            revision,
+            document: Arc::new(Value::Null),
+            source: Some(Source {
+                format: SourceFormat::Json,
+                text: Arc::from(text),
+            }),
+        };
+        let errors = match validator.validate(&request) {
+            Reply::Diagnostics(found) => found
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count(),
+            _ => 0,
+        };
+        if errors == 0 {
+            failures.push(format!("{name}: expected an error under {revision}"));
+        }
+    }
 }
 
 /// The seed examples: (fixture, rule, pointer, revisions it fires under).
