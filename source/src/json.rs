@@ -37,13 +37,7 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
         // stopped it; anything else is a syntax error.
         let fault = scanner.fault.take().filter(|fault| fault.at <= position);
         if message.contains("recursion limit") {
-            return LoadError::of(
-                file,
-                position,
-                LoadErrorKind::Depth,
-                None,
-                format!("document nests deeper than {MAX_DEPTH} levels"),
-            );
+            return too_deep(file, position);
         }
         // serde_json calls a lone surrogate "unexpected end of hex escape"
         // or "lone leading surrogate": name it, and say where it is.
@@ -74,15 +68,21 @@ pub(crate) fn load(file: &str, text: &str) -> Result<(Value, Locations), LoadErr
         }
     })?;
     if scanner.depth_exceeded() {
-        return Err(LoadError::of(
-            file,
-            Position::START,
-            LoadErrorKind::Depth,
-            None,
-            format!("document nests deeper than {MAX_DEPTH} levels"),
-        ));
+        return Err(too_deep(file, Position::START));
     }
     Ok((value, scanner.locations))
+}
+
+/// The refusal of a document nested deeper than [`MAX_DEPTH`], which
+/// serde_json or the scanner may be the one to notice.
+fn too_deep(file: &str, position: Position) -> LoadError {
+    LoadError::of(
+        file,
+        position,
+        LoadErrorKind::Depth,
+        None,
+        format!("document nests deeper than {MAX_DEPTH} levels"),
+    )
 }
 
 /// A fault the scanner found: its kind, place, value and message.

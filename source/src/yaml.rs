@@ -92,6 +92,9 @@ fn saphyr_message(error: &serde_saphyr::Error) -> String {
     }
 }
 
+/// What an alias is told, wherever it stands.
+const ALIAS: &str = "aliases are not allowed in mcpdesc YAML; write the value out";
+
 /// A fault the walk found: its kind, place, value and message.
 struct Fault {
     kind: LoadErrorKind,
@@ -136,9 +139,7 @@ enum Frame {
 }
 
 fn walk(text: &str) -> Result<Locations, Fault> {
-    use LoadErrorKind::{
-        Alias, Depth, DocumentCount, DuplicateKey, KeyType, NonFinite, String, Syntax,
-    };
+    use LoadErrorKind::{Alias, Depth, DocumentCount, DuplicateKey, KeyType, NonFinite, Syntax};
     let mut locations = Locations::default();
     let mut frames: Vec<Frame> = Vec::new();
     let mut documents = 0usize;
@@ -154,7 +155,12 @@ fn walk(text: &str) -> Result<Locations, Fault> {
             if error.info().contains("surrogate") {
                 let message = "a lone surrogate is not allowed in a string; a character beyond \
                                U+FFFF is written as one escape (as in \\U0001F600)";
-                return Fault::new(String, position, Some(&next_node(&frames)), message.into());
+                return Fault::new(
+                    LoadErrorKind::String,
+                    position,
+                    Some(&next_node(&frames)),
+                    message.into(),
+                );
             }
             Fault::new(Syntax, position, None, error.info().to_owned())
         })?;
@@ -219,8 +225,7 @@ fn walk(text: &str) -> Result<Locations, Fault> {
                     continue;
                 }
                 Event::Alias(_) | Event::UnresolvedAlias(_) => {
-                    let message = "aliases are not allowed in mcpdesc YAML".into();
-                    return Err(Fault::new(Alias, position, Some(at), message));
+                    return Err(Fault::new(Alias, position, Some(at), ALIAS.into()));
                 }
                 _ => {
                     let message = "mapping keys must be strings, not collections".into();
@@ -229,7 +234,7 @@ fn walk(text: &str) -> Result<Locations, Fault> {
             }
         }
         let at = match frames.last_mut() {
-            None => std::string::String::new(),
+            None => String::new(),
             Some(Frame::Mapping { at, key, .. }) => {
                 pointer::child(at, &key.take().unwrap_or_default())
             }
@@ -241,8 +246,7 @@ fn walk(text: &str) -> Result<Locations, Fault> {
         locations.insert(&at, position);
         match &event {
             Event::Alias(_) | Event::UnresolvedAlias(_) => {
-                let message = "aliases are not allowed in mcpdesc YAML; write the value out".into();
-                return Err(Fault::new(Alias, position, Some(&at), message));
+                return Err(Fault::new(Alias, position, Some(&at), ALIAS.into()));
             }
             // An anchor that no alias uses changes nothing the document
             // says: Section 15.3.5 forbids aliases, so only they are refused.
@@ -291,9 +295,9 @@ fn walk(text: &str) -> Result<Locations, Fault> {
 
 /// The pointer of the node the parser reads next: the value of a pending
 /// key, the next item, or (for a key) its mapping.
-fn next_node(frames: &[Frame]) -> std::string::String {
+fn next_node(frames: &[Frame]) -> String {
     match frames.last() {
-        None => std::string::String::new(),
+        None => String::new(),
         Some(Frame::Mapping {
             at, key: Some(key), ..
         }) => pointer::child(at, key),
