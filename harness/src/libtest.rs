@@ -708,16 +708,23 @@ mod tests {
     /// A serialization case in a format the validator does not announce
     /// reading is an ignored trial before the run, and says why when asked
     /// to run; one in a format it reads runs and passes.
-    #[test]
-    fn a_serialization_case_is_a_trial_only_for_a_validator_that_reads_its_format() {
+    /// The trials of the source suite against [`ReadsYaml`], held to the
+    /// cases `taking` says, with the suite and the target they share.
+    fn reads_yaml_trials(taking: Taking) -> (Arc<SuiteSet>, Arc<Target>, Vec<Trial>) {
         let set = Arc::new(crate::suite::testing::source_suite());
         let target = Arc::new(Target::in_process(Arc::new(ReadsYaml)));
         let trials = shared_trials(
             Arc::clone(&target),
             Ok(Arc::clone(&set)),
             Level::Exact,
-            Taking::Announced,
+            taking,
         );
+        (set, target, trials)
+    }
+
+    #[test]
+    fn a_serialization_case_is_a_trial_only_for_a_validator_that_reads_its_format() {
+        let (set, target, trials) = reads_yaml_trials(Taking::Announced);
         let flags: Vec<(&str, bool)> = trials
             .iter()
             .map(|trial| (trial.name(), trial.has_ignored_flag()))
@@ -747,14 +754,7 @@ mod tests {
     /// does not announce instead of leaving them ignored.
     #[test]
     fn a_validator_held_to_every_case_fails_the_ones_it_does_not_take() {
-        let set = Arc::new(crate::suite::testing::source_suite());
-        let target = Arc::new(Target::in_process(Arc::new(ReadsYaml)));
-        let trials = shared_trials(
-            Arc::clone(&target),
-            Ok(Arc::clone(&set)),
-            Level::Exact,
-            Taking::Every,
-        );
+        let (set, _, trials) = reads_yaml_trials(Taking::Every);
         assert!(trials.iter().all(|trial| !trial.has_ignored_flag()));
         // Into a log file, so that the failing trials do not look like
         // this test's failures.

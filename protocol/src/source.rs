@@ -31,12 +31,22 @@ pub enum SourceFormat {
 }
 
 impl SourceFormat {
+    /// Every format, in the contract's order.
+    pub const ALL: [SourceFormat; 2] = [SourceFormat::Json, SourceFormat::Yaml];
+
     /// The name the contract spells it with: `json` or `yaml`.
     pub const fn as_str(self) -> &'static str {
         match self {
             SourceFormat::Json => "json",
             SourceFormat::Yaml => "yaml",
         }
+    }
+
+    /// The format the contract spells `name`, exactly (`json` or `yaml`).
+    pub fn from_name(name: &str) -> Option<SourceFormat> {
+        SourceFormat::ALL
+            .into_iter()
+            .find(|format| format.as_str() == name)
     }
 }
 
@@ -105,6 +115,18 @@ mod tests {
             serde_json::to_value(&source).unwrap(),
             json!({"format": "yaml", "text": "a: 1\n"})
         );
+    }
+
+    #[test]
+    fn a_format_is_named_exactly_as_the_contract_spells_it() {
+        for format in SourceFormat::ALL {
+            assert_eq!(SourceFormat::from_name(format.as_str()), Some(format));
+            let serialized = serde_json::to_value(format).unwrap();
+            assert_eq!(serialized, json!(format.as_str()));
+        }
+        for other in ["JSON", "yml", "", " json", "toml"] {
+            assert_eq!(SourceFormat::from_name(other), None, "{other:?}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use mcpdesc_protocol::{
     Command, PROTOCOL_VERSION, Reply, ReplyMessage, Revision, Revisions, SPECIFICATION_VERSION,
-    Source, StartReply, ValidateRequest, Validator, ValidatorError,
+    Source, SourceFormat, StartReply, ValidateRequest, Validator, ValidatorError,
 };
 use mcpdesc_validator::ReferenceValidator;
 use serde_json::Value;
@@ -195,7 +195,7 @@ fn request(text: &str) -> Result<ValidateRequest, String> {
         std::env::var("MCPDESC_SPECIFICATION").unwrap_or_else(|_| SPECIFICATION_VERSION.to_owned());
     let (document, source) = match std::env::var("MCPDESC_SOURCE_FORMAT") {
         Ok(format) => {
-            let format = serde_json::from_value(Value::String(format.clone())).map_err(|_| {
+            let format = SourceFormat::from_name(&format).ok_or_else(|| {
                 format!("MCPDESC_SOURCE_FORMAT is `{format}`; expected `json` or `yaml`")
             })?;
             let source = Source {
@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(seq, 7);
         assert_eq!(*request.document, Value::Null);
         let source = request.source.unwrap();
-        assert_eq!(source.format, mcpdesc_protocol::SourceFormat::Yaml);
+        assert_eq!(source.format, SourceFormat::Yaml);
         assert_eq!(&*source.text, "a: 1\n");
     }
 

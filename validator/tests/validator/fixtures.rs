@@ -104,11 +104,8 @@ fn every_json_fixture_matches_its_folder_class() {
                 "{name}: needs an `x-test` sentence"
             );
         } else {
-            let mut statement = path.clone().into_os_string();
-            statement.push(".x-test");
-            let sentence = fs::read_to_string(&statement).unwrap_or_default();
             assert!(
-                !sentence.trim().is_empty(),
+                has_statement_file(&path),
                 "{name}: its root is not an object, so it needs its sentence in `{name}.x-test`"
             );
         }
@@ -133,6 +130,17 @@ fn every_json_fixture_matches_its_folder_class() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Whether the fixture at `path` has its sentence in a statement file
+/// beside it (`<fixture>.x-test`), for when it cannot hold an `x-test`.
+fn has_statement_file(path: &Path) -> bool {
+    let mut statement = path.to_path_buf().into_os_string();
+    statement.push(".x-test");
+    !fs::read_to_string(&statement)
+        .unwrap_or_default()
+        .trim()
+        .is_empty()
+}
+
 /// A JSON text the strict loader refuses: an invalid serialization case,
 /// with its sentence in a statement file, that the reference validator,
 /// sent the text, finds an error in under every known revision.
@@ -147,11 +155,8 @@ fn check_refused_text(
         failures.push(format!("{name}: a valid fixture must load"));
         return;
     }
-    let mut statement = path.to_path_buf().into_os_string();
-    statement.push(".x-test");
-    let sentence = fs::read_to_string(&statement).unwrap_or_default();
     assert!(
-        !sentence.trim().is_empty(),
+        has_statement_file(path),
         "{name}: its text does not load, so it needs its sentence in `{name}.x-test`"
     );
     let validator = ReferenceValidator::new();

@@ -111,12 +111,11 @@ pub fn parse_source_text(text: &str) -> Result<SourceTextSupport, SourceTextErro
     }
     let mut formats = BTreeSet::new();
     for word in text.split(',').map(str::trim) {
-        let format = match word {
-            "json" => SourceFormat::Json,
-            "yaml" => SourceFormat::Yaml,
-            "" => return Err(SourceTextError::Empty),
-            other => return Err(SourceTextError::UnknownFormat(other.to_owned())),
-        };
+        if word.is_empty() {
+            return Err(SourceTextError::Empty);
+        }
+        let format = SourceFormat::from_name(word)
+            .ok_or_else(|| SourceTextError::UnknownFormat(word.to_owned()))?;
         formats.insert(format);
     }
     Ok(SourceTextSupport::of(
