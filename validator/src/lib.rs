@@ -15,6 +15,7 @@ mod component;
 mod document;
 mod elicitation;
 mod icon;
+mod interaction;
 mod meta;
 pub mod pointer;
 mod primitive;
@@ -60,6 +61,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     tag::check(&model, &mut report);
     component::check(&model, &mut report);
     icon::check(&model, &mut report);
+    interaction::check(&model, &mut report);
     report.finish()
 }
 

@@ -146,6 +146,24 @@ pub const ICON_SHAPE: &str = "mcpdesc.icon.shape";
 /// A string member the specification types as a URI is an RFC 3986 URI.
 pub const VALUE_URI: &str = "mcpdesc.value.uri";
 
+/// A Tool's `interactionExamples` is a non-empty map of scenarios, each an
+/// object with an object `input`, a non-empty `steps` array of steps with
+/// `type`, `request` and `response` and the members of their kind, and an
+/// object `result`; elicitation and roots payloads have their canonical
+/// shapes.
+pub const INTERACTION_SHAPE: &str = "mcpdesc.interaction.shape";
+
+/// An interaction scenario's name matches `^[A-Za-z0-9._-]+$`.
+pub const INTERACTION_NAME: &str = "mcpdesc.interaction.name";
+
+/// An elicitation step's response agrees with its request: `content` on an
+/// accepted form response only.
+pub const INTERACTION_RESPONSE: &str = "mcpdesc.interaction.response";
+
+/// An elicitation step's `declaration` names a declaration of the same
+/// Tool, whose mode and form schema or known URL the request repeats.
+pub const INTERACTION_DECLARATION: &str = "mcpdesc.interaction.declaration";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
@@ -169,6 +187,10 @@ pub const ALL: &[&str] = &[
     ELICITATION_TEXT,
     ELICITATION_URL,
     ICON_SHAPE,
+    INTERACTION_DECLARATION,
+    INTERACTION_NAME,
+    INTERACTION_RESPONSE,
+    INTERACTION_SHAPE,
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
     PROTOCOL_VERSIONS_KNOWN,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 21] = [
+const STRUCTURAL_RULES: [&str; 24] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -45,24 +45,18 @@ const STRUCTURAL_RULES: [&str; 21] = [
     "mcpdesc.icon.shape",
     "mcpdesc.value.uri",
     "mcp.meta.key",
+    "mcpdesc.interaction.shape",
+    "mcpdesc.interaction.name",
+    "mcpdesc.interaction.response",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
-/// published schema, normative with it by Section 2.3) makes invalid. Each
-/// tests that the elicitation step rule stays with elicitation steps, with
-/// interaction steps whose shapes the rules of Section 9.4 will refuse;
-/// they become invalid fixtures of those rules with part 3 of the
-/// specification's coverage (issue 25), and leave this list then.
-const VALID_BUT_INVALID_BY_THE_TEXT: [(&str, &str); 2] = [
-    (
-        "elicitation/expected-valid/interaction-non-elicitation-steps.json",
-        "sampling and roots steps have their own request and response shapes (9.4)",
-    ),
-    (
-        "elicitation/expected-valid/interaction-steps-across-revisions.json",
-        "as above, and a step type is lowercase (9.4)",
-    ),
-];
+/// published schema, normative with it by Section 2.3) makes invalid, each
+/// with the section that does. None is left: the last two (interaction
+/// steps whose sampling and roots payloads broke Section 9.4) were
+/// corrected when the `interaction` suite came, and the step they held
+/// typed `Elicitation` became one of its invalid fixtures.
+const VALID_BUT_INVALID_BY_THE_TEXT: [(&str, &str); 0] = [];
 
 /// Structural findings a schema cannot place where the suite does: the
 /// suite reports what a reference resolves to at the reference site, and a
