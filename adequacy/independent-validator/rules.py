@@ -1,5 +1,5 @@
-"""The rules of the `document`, `elicitation`, `tags` and `components`
-suites, and the `serialization` suite's for JSON text, written from the
+"""The rules of the `document`, `elicitation`, `interaction`, `tags` and
+`components` suites, and the `serialization` suite's for JSON text, written from the
 specification material alone (the seeds, spec-facts.md and the suite
 catalogs), never from the Rust reference validator.
 
@@ -44,6 +44,11 @@ CONSISTENCY = "mcpdesc.elicitation.form-schema.consistency"
 PROTOCOL_SHAPE = "mcp.elicitation.form-schema.protocol-shape"
 DECLARATION_SCOPE = "mcpdesc.elicitation.protocol-scope"
 PROTOCOL_VERSION = "mcp.elicitation.protocol-version"
+
+INTERACTION_SHAPE = "mcpdesc.interaction.shape"
+INTERACTION_NAME = "mcpdesc.interaction.name"
+INTERACTION_RESPONSE = "mcpdesc.interaction.response"
+INTERACTION_DECLARATION = "mcpdesc.interaction.declaration"
 
 TAG_CATALOGUE = "mcpdesc.tag.catalogue"
 TAG_NAME_UNIQUE = "mcpdesc.tag.name-unique"
@@ -93,6 +98,10 @@ ALL_RULES = [
     PROTOCOL_SHAPE,
     DECLARATION_SCOPE,
     PROTOCOL_VERSION,
+    INTERACTION_SHAPE,
+    INTERACTION_NAME,
+    INTERACTION_RESPONSE,
+    INTERACTION_DECLARATION,
     TAG_CATALOGUE,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
@@ -232,6 +241,32 @@ DECLARATION_MEMBERS = {
     "onCancel",
     "protocolVersions",
 }
+
+# Section 9.4: the members of a Tool interaction scenario and of a step
+# (both closed, but for extensions), each with the JSON type it must have;
+# None where the type is checked apart (`steps` is a non-empty array, `type`
+# one of the step kinds). Only an elicitation step may also hold a string
+# `declaration`.
+SCENARIO_MEMBERS = {"input": dict, "steps": None, "result": dict}
+STEP_MEMBERS = {"type": None, "request": dict, "response": dict}
+ELICITATION_STEP = "elicitation"
+SAMPLING_STEP = "sampling"
+ROOTS_STEP = "roots"
+STEP_KINDS = (ELICITATION_STEP, SAMPLING_STEP, ROOTS_STEP)
+STEP_DECLARATION = "declaration"
+# The canonical fields of an elicitation step's request in each mode
+# (Section 9.4's table), with their types; a `message` is also non-empty.
+# The request holds nothing else: it is MCP's request, not an object of the
+# format, so it has no `x-` extensions either.
+REQUEST_MEMBERS = {
+    FORM: {"mode": str, "message": str, "requestedSchema": dict},
+    URL_MODE: {"mode": str, "message": str, "url": str},
+}
+# An elicitation response: an `action` and, when the user accepted a form,
+# an object `content`.
+ACCEPT = "accept"
+RESPONSE_ACTIONS = (ACCEPT, "decline", "cancel")
+RESPONSE_MEMBERS = {"action": None, "content": dict}
 
 # Section 13.1: the members of a Tag Object (closed, but for extensions).
 TAG_MEMBERS = {"name", "description"}
@@ -380,6 +415,8 @@ def validate(document, revision, context):
             check_declarations(document, primitive, at, scope, revision, findings)
             if kind == "tools":
                 check_interaction_steps(primitive, at, scope, revision, findings)
+                # Whatever the Tool's scope and the revision (Section 9.4).
+                check_interaction_examples(document, primitive, at, findings)
     return findings.items
 
 
@@ -1152,6 +1189,294 @@ def check_interaction_steps(tool, at, scope, revision, findings):
             problem = revision_problem(mode, revision)
             if problem:
                 findings.error(PROTOCOL_VERSION, pointer(*site), problem)
+
+
+# --- Tool interaction examples: scenarios and steps (Section 9.4) ----------
+#
+# Judged under every revision and whatever the Tool's scope: what a revision
+# lets an elicitation step carry is `mcp.elicitation.protocol-version`'s
+# question (above); the map, the scenarios, the steps and their payloads are
+# the same in every revision.
+
+
+def check_interaction_examples(document, tool, at, findings):
+    if "interactionExamples" not in tool:
+        return
+    examples = tool["interactionExamples"]
+    where = at + ("interactionExamples",)
+    if not isinstance(examples, dict) or not examples:
+        findings.error(
+            INTERACTION_SHAPE, pointer(*where), "`interactionExamples` must be a non-empty object"
+        )
+        return
+    for name, scenario in examples.items():
+        site = where + (name,)
+        # A name outside the pattern is still a scenario, judged as any other.
+        if not NAME_PATTERN.fullmatch(name):
+            findings.error(
+                INTERACTION_NAME, pointer(*site), "the scenario name must match ^[A-Za-z0-9._-]+$"
+            )
+        if not isinstance(scenario, dict):
+            findings.error(INTERACTION_SHAPE, pointer(*site), "a scenario must be an object")
+            continue
+        check_scenario(document, tool, scenario, site, findings)
+
+
+def check_scenario(document, tool, scenario, site, findings):
+    # However many are missing, the scenario is one place: one finding.
+    if any(member not in scenario for member in SCENARIO_MEMBERS):
+        findings.error(
+            INTERACTION_SHAPE, pointer(*site), "a scenario needs `input`, `steps` and `result`"
+        )
+    # A `protocolVersions` is unknown here too: a scenario takes its Tool's scope.
+    check_closed_object(scenario, site, SCENARIO_MEMBERS, INTERACTION_SHAPE, findings)
+    if "steps" not in scenario:
+        return
+    steps = scenario["steps"]
+    if not isinstance(steps, list) or not steps:
+        findings.error(
+            INTERACTION_SHAPE, pointer(*site, "steps"), "`steps` must be a non-empty array"
+        )
+        return
+    for index, step in enumerate(steps):
+        step_site = site + ("steps", index)
+        if not isinstance(step, dict):
+            findings.error(INTERACTION_SHAPE, pointer(*step_site), "a step must be an object")
+            continue
+        check_step(document, tool, step, step_site, findings)
+
+
+def check_step(document, tool, step, site, findings):
+    if any(member not in step for member in STEP_MEMBERS):
+        findings.error(
+            INTERACTION_SHAPE, pointer(*site), "a step needs `type`, `request` and `response`"
+        )
+    kind = step.get("type")
+    if "type" in step and kind not in STEP_KINDS:
+        # Compared exactly: `Elicitation` is no kind. Without a kind, which
+        # other members the step may hold is unknown, so none is judged.
+        findings.error(
+            INTERACTION_SHAPE,
+            pointer(*site, "type"),
+            "`type` must be `elicitation`, `sampling` or `roots`",
+        )
+    for member in ("request", "response"):
+        if member in step and not isinstance(step[member], dict):
+            findings.error(
+                INTERACTION_SHAPE, pointer(*site, member), "`%s` must be an object" % member
+            )
+    if kind not in STEP_KINDS:
+        return
+    check_step_members(step, site, kind, findings)
+    request = step.get("request")
+    response = step.get("response")
+    if kind == ELICITATION_STEP:
+        if isinstance(request, dict):
+            check_elicitation_request(request, site + ("request",), findings)
+        if isinstance(response, dict):
+            check_elicitation_response(request, response, site + ("response",), findings)
+        check_response_content(request, response, site + ("response",), findings)
+        check_step_declaration(document, tool, step, site, findings)
+    elif kind == ROOTS_STEP:
+        if isinstance(request, dict):
+            check_roots_request(request, site + ("request",), findings)
+        if isinstance(response, dict):
+            check_roots_response(response, site + ("response",), findings)
+    # A sampling step's payloads are judged no further than being objects.
+
+
+def check_step_members(step, site, kind, findings):
+    """The members of a step of a known kind beyond `type`, `request` and
+    `response`: `x-` extensions, and a string `declaration` on an
+    elicitation step; anything else is reported at the member."""
+    for member, value in step.items():
+        if member.startswith(EXTENSION_PREFIX) or member in STEP_MEMBERS:
+            continue
+        where = pointer(*site, member)
+        if member == STEP_DECLARATION and kind == ELICITATION_STEP:
+            if not isinstance(value, str):
+                findings.error(INTERACTION_SHAPE, where, "`declaration` must be a string")
+        else:
+            findings.error(
+                INTERACTION_SHAPE, where, "`%s` is not a member of a %s step" % (member, kind)
+            )
+
+
+def check_elicitation_request(request, at, findings):
+    if "mode" not in request:
+        findings.error(INTERACTION_SHAPE, pointer(*at), "the request states no `mode`")
+        return
+    mode = request["mode"]
+    if mode not in (FORM, URL_MODE):
+        # Without a known mode, the canonical fields are unknown: none is judged.
+        findings.error(INTERACTION_SHAPE, pointer(*at, "mode"), "`mode` must be `form` or `url`")
+        return
+    members = REQUEST_MEMBERS[mode]
+    if any(member not in request for member in members):
+        findings.error(
+            INTERACTION_SHAPE, pointer(*at), "the request lacks a canonical field of %s mode" % mode
+        )
+    for member, value in request.items():
+        where = pointer(*at, member)
+        if member not in members:
+            # Runtime state (`elicitationId`, `_meta`) included.
+            findings.error(
+                INTERACTION_SHAPE, where, "`%s` is not a field of a %s-mode request" % (member, mode)
+            )
+        elif not isinstance(value, members[member]) or (member == "message" and value == ""):
+            findings.error(INTERACTION_SHAPE, where, "`%s` has the wrong type or is empty" % member)
+    if mode == URL_MODE:
+        check_uri(request, at, "url", findings)
+
+
+def check_elicitation_response(request, response, at, findings):
+    if "action" not in response:
+        findings.error(INTERACTION_SHAPE, pointer(*at), "the response has no `action`")
+    elif response["action"] not in RESPONSE_ACTIONS:
+        findings.error(
+            INTERACTION_SHAPE,
+            pointer(*at, "action"),
+            "`action` must be `accept`, `decline` or `cancel`",
+        )
+    for member, value in response.items():
+        where = pointer(*at, member)
+        if member not in RESPONSE_MEMBERS:
+            findings.error(INTERACTION_SHAPE, where, "`%s` is not a member of the response" % member)
+        elif member == "content" and not content_forbidden(request, response):
+            # A `content` that may not stand at all is the response rule's
+            # finding alone, whatever its value.
+            if not isinstance(value, RESPONSE_MEMBERS[member]):
+                findings.error(INTERACTION_SHAPE, where, "`content` must be an object")
+
+
+def answered_elicitation(request, response):
+    """The (mode, action) of an elicitation step whose request has a known
+    mode and whose response a known action, or None: only such a step says
+    whether its response may hold `content`."""
+    if not isinstance(request, dict) or not isinstance(response, dict):
+        return None
+    mode = request.get("mode")
+    action = response.get("action")
+    if mode not in (FORM, URL_MODE) or action not in RESPONSE_ACTIONS:
+        return None
+    return mode, action
+
+
+def content_expected(mode, action):
+    # Only an accepted form returns what the user entered.
+    return mode == FORM and action == ACCEPT
+
+
+def content_forbidden(request, response):
+    answered = answered_elicitation(request, response)
+    return answered is not None and not content_expected(*answered)
+
+
+def check_response_content(request, response, at, findings):
+    answered = answered_elicitation(request, response)
+    if answered is None:
+        return  # the shape rule says what is wrong
+    if content_expected(*answered):
+        if "content" not in response:
+            findings.error(
+                INTERACTION_RESPONSE, pointer(*at), "an accepted form returns `content`"
+            )
+    elif "content" in response:
+        findings.error(
+            INTERACTION_RESPONSE,
+            pointer(*at, "content"),
+            "a declined or cancelled form, and a URL flow, return no `content`",
+        )
+
+
+def check_roots_request(request, at, findings):
+    # `roots/list` takes no parameters: every member is one too many.
+    for member in request:
+        findings.error(
+            INTERACTION_SHAPE, pointer(*at, member), "a roots request holds no `%s`" % member
+        )
+
+
+def check_roots_response(response, at, findings):
+    if "roots" not in response:
+        findings.error(INTERACTION_SHAPE, pointer(*at), "the response has no `roots`")
+        return
+    roots = response["roots"]
+    if not isinstance(roots, list):
+        findings.error(INTERACTION_SHAPE, pointer(*at, "roots"), "`roots` must be an array")
+        return
+    # The other members of the result and of each root vary by revision:
+    # they are not judged.
+    for index, root in enumerate(roots):
+        site = at + ("roots", index)
+        if not isinstance(root, dict):
+            findings.error(INTERACTION_SHAPE, pointer(*site), "a root must be an object")
+        elif "uri" not in root:
+            findings.error(INTERACTION_SHAPE, pointer(*site), "the root has no `uri`")
+        elif not isinstance(root["uri"], str):
+            findings.error(INTERACTION_SHAPE, pointer(*site, "uri"), "`uri` must be a string")
+        else:
+            check_uri(root, site, "uri", findings)
+
+
+def check_step_declaration(document, tool, step, site, findings):
+    name = step.get(STEP_DECLARATION)
+    if not isinstance(name, str):
+        return  # absent, or the shape rule's error
+    declaration = named_declaration(tool, name)
+    if declaration is None:
+        findings.error(
+            INTERACTION_DECLARATION,
+            pointer(*site, STEP_DECLARATION),
+            "the Tool declares no elicitation `%s`" % name,
+        )
+        return
+    request = step.get("request")
+    if not isinstance(request, dict):
+        return
+    mode = request.get("mode")
+    if mode not in (FORM, URL_MODE) or declaration.get("mode") not in (FORM, URL_MODE):
+        return
+    at = site + ("request",)
+    # Only the first difference is reported.
+    if mode != declaration["mode"]:
+        findings.error(
+            INTERACTION_DECLARATION,
+            pointer(*at, "mode"),
+            "the declaration asks in %s mode" % declaration["mode"],
+        )
+    elif mode == FORM:
+        shown = request.get("requestedSchema")
+        # Resolved first (a schema that is no Reference Object is itself). A
+        # schema missing, of another type or behind a broken reference is
+        # other rules' finding: nothing is compared.
+        declared = resolve(document, declaration.get("requestedSchema"), SCHEMAS)
+        if isinstance(shown, dict) and isinstance(declared, dict) and not json_equal(shown, declared):
+            findings.error(
+                INTERACTION_DECLARATION,
+                pointer(*at, "requestedSchema"),
+                "the form differs from the declaration's",
+            )
+    else:
+        shown = request.get("url")
+        declared = declaration.get("url")
+        # A declaration that gives no URL lets the step show any.
+        if isinstance(shown, str) and isinstance(declared, str) and shown != declared:
+            findings.error(
+                INTERACTION_DECLARATION, pointer(*at, "url"), "the declaration sends the user to `%s`" % declared
+            )
+
+
+def named_declaration(tool, name):
+    """The first of the Tool's Elicitation Declarations named `name` exactly,
+    or None; another Tool's declarations do not count."""
+    declarations = tool.get("elicitations")
+    if not isinstance(declarations, list):
+        return None
+    for declaration in declarations:
+        if isinstance(declaration, dict) and declaration.get("name") == name:
+            return declaration
+    return None
 
 
 # --- URI syntax (RFC 3986, syntax only; never retrieved) ------------------

@@ -336,6 +336,12 @@ mod tests {
                 (SHAPE, "/resources/0/uriTemplate", E),
                 (SHAPE, "/tools/0/X-y", E),
                 (SHAPE, "/tools/0/uri", E),
+                // A Tool's member, but an empty map of scenarios.
+                (
+                    crate::rule::INTERACTION_SHAPE,
+                    "/tools/0/interactionExamples",
+                    E,
+                ),
             ],
         );
     }
