@@ -47,8 +47,9 @@ pub(crate) fn check(document: &Document<'_>, report: &mut Report) {
     }
 }
 
-/// `mcpdesc.value.uri`: a string that is not an RFC 3986 URI.
-fn check_uri(value: Option<&Value>, at: &Pointer, report: &mut Report) {
+/// `mcpdesc.value.uri`: a string that is not an RFC 3986 URI; any other
+/// value is the caller's shape rule's to judge.
+pub(crate) fn check_uri(value: Option<&Value>, at: &Pointer, report: &mut Report) {
     if let Some(Value::String(text)) = value
         && !is_uri(text)
     {

@@ -16,11 +16,12 @@ use serde_json::{Map, Value};
 use crate::component::Namespace;
 use crate::document::Document;
 use crate::elicitation::Mode;
+use crate::icon::check_uri;
 use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
 use crate::rule;
-use crate::value::{is_extension, is_local_name, is_uri, same};
+use crate::value::{is_extension, is_local_name, same};
 
 /// The Tool member that holds the scenarios.
 const MEMBER: &str = "interactionExamples";
@@ -272,12 +273,7 @@ fn check_elicitation_request(
                 expect_object(value, member, &at, report);
             }
             "url" if mode == Mode::Url => match value {
-                Value::String(text) if !is_uri(text) => report.error(
-                    rule::VALUE_URI,
-                    &at,
-                    "`url` holds an absolute RFC 3986 URI, with a scheme",
-                ),
-                Value::String(_) => {}
+                Value::String(_) => check_uri(Some(value), &at, report),
                 _ => report.error(rule::INTERACTION_SHAPE, &at, "`url` must be a string"),
             },
             other => report.error(
@@ -377,12 +373,7 @@ fn check_roots(response: &Map<String, Value>, at: &Pointer, report: &mut Report)
         };
         match root.get("uri") {
             None => report.error(rule::INTERACTION_SHAPE, &at, "`uri` is missing"),
-            Some(Value::String(text)) if !is_uri(text) => report.error(
-                rule::VALUE_URI,
-                &at.key("uri"),
-                "`uri` holds an absolute RFC 3986 URI, with a scheme",
-            ),
-            Some(Value::String(_)) => {}
+            Some(uri @ Value::String(_)) => check_uri(Some(uri), &at.key("uri"), report),
             Some(_) => report.error(
                 rule::INTERACTION_SHAPE,
                 &at.key("uri"),
