@@ -262,13 +262,15 @@ fn check_elicitation_request(
         let at = at.key(member);
         match member.as_str() {
             "mode" => {}
-            "message" => match value {
-                Value::String(text) if !text.is_empty() => {}
-                Value::String(_) => {
-                    report.error(rule::INTERACTION_SHAPE, &at, "`message` must not be empty")
+            "message" => {
+                if value.as_str().is_none_or(str::is_empty) {
+                    report.error(
+                        rule::INTERACTION_SHAPE,
+                        &at,
+                        "`message` must be a non-empty string",
+                    );
                 }
-                _ => report.error(rule::INTERACTION_SHAPE, &at, "`message` must be a string"),
-            },
+            }
             "requestedSchema" if mode == Mode::Form => {
                 expect_object(value, member, &at, report);
             }
