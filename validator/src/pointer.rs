@@ -51,27 +51,6 @@ impl From<Pointer> for String {
 /// whose location map must spell pointers exactly as diagnostics do.
 pub use mcpdesc_source::pointer::escape;
 
-/// Reads one escaped reference token back into the name it stands for.
-///
-/// Returns `None` when the text is not a single well-formed token: it holds
-/// a `/`, or a `~` that is not followed by `0` or `1`.
-pub fn unescape(token: &str) -> Option<String> {
-    let mut name = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' => return None,
-            '~' => match chars.next() {
-                Some('0') => name.push('~'),
-                Some('1') => name.push('/'),
-                _ => return None,
-            },
-            other => name.push(other),
-        }
-    }
-    Some(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,19 +70,5 @@ mod tests {
     fn escapes_tilde_before_slash() {
         let pointer = Pointer::root().key("a/b").key("c~d").key("~1").key("");
         assert_eq!(pointer.as_str(), "/a~1b/c~0d/~01/");
-    }
-
-    #[test]
-    fn unescape_reverses_escape() {
-        for name in ["plain", "a/b", "c~d", "~1", "~0/~", ""] {
-            assert_eq!(unescape(&escape(name)).as_deref(), Some(name));
-        }
-    }
-
-    #[test]
-    fn unescape_rejects_malformed_tokens() {
-        for token in ["a/b", "~", "~2", "a~", "~~0"] {
-            assert_eq!(unescape(token), None, "{token}");
-        }
     }
 }
