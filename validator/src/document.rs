@@ -2,7 +2,8 @@
 //!
 //! [`Document::read`] walks the root once and keeps what the other rule
 //! families share: the root scope, the primitives with their effective
-//! scopes, and the components Reference Objects resolve in.
+//! scopes, the transports with theirs, and the components Reference Objects
+//! resolve in.
 
 use mcpdesc_protocol::Revisions;
 use serde_json::{Map, Value};
@@ -13,6 +14,7 @@ use crate::primitive::{self, Primitive};
 use crate::report::Report;
 use crate::rule;
 use crate::scope::{self, Scope};
+use crate::transport::{self, Transport};
 use crate::value::is_extension;
 
 /// The MCP Description version this validator targets.
@@ -29,6 +31,8 @@ pub(crate) struct Document<'a> {
     pub(crate) primitives: Vec<Primitive<'a>>,
     /// The namespaces of `components` that Reference Objects resolve in.
     pub(crate) components: Components<'a>,
+    /// Every transport that is an object, in document order.
+    pub(crate) transports: Vec<Transport<'a>>,
 }
 
 impl<'a> Document<'a> {
@@ -39,11 +43,13 @@ impl<'a> Document<'a> {
         let root = value.as_object();
         let scope = root.map_or(Scope::All(known), |root| Scope::of_root(root, known));
         let primitives = root.map_or_else(Vec::new, |root| primitive::collect(root, scope));
+        let transports = root.map_or_else(Vec::new, |root| transport::collect(root, scope));
         Document {
             root,
             scope,
             primitives,
             components: Components::read(root),
+            transports,
         }
     }
 }
@@ -351,6 +357,8 @@ mod tests {
                 (SHAPE, "/$schema", E),
                 (SHAPE, "/X-upper", E),
                 (SHAPE, "/somethingElse", E),
+                // What `transports` holds is its own rule's business.
+                (crate::rule::TRANSPORT_SHAPE, "/transports", E),
             ],
         );
     }

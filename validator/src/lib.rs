@@ -25,6 +25,7 @@ pub mod rule;
 mod scope;
 mod serialization;
 mod tag;
+mod transport;
 mod value;
 
 use std::collections::BTreeSet;
@@ -62,6 +63,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     component::check(&model, &mut report);
     icon::check(&model, &mut report);
     interaction::check(&model, &mut report);
+    transport::check(&model, revision, &mut report);
     report.finish()
 }
 

@@ -219,7 +219,13 @@ pub(crate) fn check(root: &Map<String, Value>, root_scope: Scope<'_>, report: &m
                     format!("no member `{member}` is defined on this primitive"),
                 );
             }
-            scope::check_primitive(object, &at, root_scope, report);
+            scope::check_top_level(
+                rule::PRIMITIVE_PROTOCOL_SCOPE,
+                object,
+                &at,
+                root_scope,
+                report,
+            );
         }
     }
 }

@@ -164,6 +164,26 @@ pub const INTERACTION_RESPONSE: &str = "mcpdesc.interaction.response";
 /// Tool, whose mode and form schema or known URL the request repeats.
 pub const INTERACTION_DECLARATION: &str = "mcpdesc.interaction.declaration";
 
+/// `transports` is a non-empty array of Transport Objects, each with a known
+/// `type`, its kind's required member (`url` or `command`), members of the
+/// declared types, and nothing outside its kind's table but
+/// `protocolVersions`, `security` and `x-` extensions.
+pub const TRANSPORT_SHAPE: &str = "mcpdesc.transport.shape";
+
+/// An explicit transport scope is an array of strings, non-empty, naming
+/// each revision once, and a subset of the root scope.
+pub const TRANSPORT_PROTOCOL_SCOPE: &str = "mcpdesc.transport.protocol-scope";
+
+/// With a non-empty `transports`, every root revision is served by some
+/// transport.
+pub const TRANSPORT_COVERAGE: &str = "mcpdesc.transport.coverage";
+
+/// Streamable HTTP is used only from MCP 2025-03-26 on.
+pub const TRANSPORT_PROTOCOL_VERSION: &str = "mcp.transport.protocol-version";
+
+/// A warning: SSE applies to MCP 2025-03-26 or later, where it is legacy.
+pub const TRANSPORT_LEGACY_SSE: &str = "mcp.transport.legacy-sse";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
@@ -172,6 +192,8 @@ pub const ALL: &[&str] = &[
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
+    TRANSPORT_LEGACY_SSE,
+    TRANSPORT_PROTOCOL_VERSION,
     COMPONENT_NAME,
     COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,
@@ -211,6 +233,9 @@ pub const ALL: &[&str] = &[
     TAG_DECLARED,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
+    TRANSPORT_COVERAGE,
+    TRANSPORT_PROTOCOL_SCOPE,
+    TRANSPORT_SHAPE,
     VALUE_URI,
 ];
 

@@ -93,11 +93,15 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// `mcpdesc.primitive.protocol-scope`: a primitive's explicit scope is an
-/// array of strings, non-empty, and a subset of the root scope. Its type is
-/// this rule's because `mcpdesc.primitive.shape` checks identity members
-/// only; a non-string entry is reported whatever the root scope is.
-pub(crate) fn check_primitive(
+/// A top-level declaration's explicit scope (Section 4.10): an array of
+/// strings, non-empty, naming each revision once, and a subset of the root
+/// scope. `rule` names the declaration's own rule
+/// (`mcpdesc.primitive.protocol-scope`, `mcpdesc.transport.protocol-scope`),
+/// which owns the scope's type too, because the declaration's shape rule
+/// does not check it; a non-string entry is reported whatever the root
+/// scope is.
+pub(crate) fn check_top_level(
+    rule: &'static str,
     object: &Map<String, Value>,
     at: &Pointer,
     root: Scope<'_>,
@@ -106,13 +110,13 @@ pub(crate) fn check_primitive(
     let problem = match object.get(MEMBER) {
         None => None,
         Some(Value::Array(entries)) if !entries.iter().all(Value::is_string) => {
-            Some("a primitive's protocolVersions must list revisions as strings")
+            Some("an explicit protocolVersions must list revisions as strings")
         }
         Some(Value::Array(entries)) => root.problem_with(entries),
-        Some(_) => Some("a primitive's protocolVersions must be an array"),
+        Some(_) => Some("an explicit protocolVersions must be an array"),
     };
     if let Some(message) = problem {
-        report.error(rule::PRIMITIVE_PROTOCOL_SCOPE, &at.key(MEMBER), message);
+        report.error(rule, &at.key(MEMBER), message);
     }
 }
 
