@@ -1,5 +1,6 @@
-"""The rules of the `document`, `elicitation`, `interaction`, `tags` and
-`components` suites, and the `serialization` suite's for JSON text, written from the
+"""The rules of the `document`, `elicitation`, `interaction`, `tags`,
+`components` and `transports` suites, and the `serialization` suite's for
+JSON text, written from the
 specification material alone (the seeds, spec-facts.md and the suite
 catalogs), never from the Rust reference validator.
 
@@ -62,6 +63,12 @@ REFERENCE_NAMESPACE = "mcpdesc.reference.namespace"
 REFERENCE_TARGET = "mcpdesc.reference.target"
 REFERENCE_CYCLE = "mcpdesc.reference.cycle"
 
+TRANSPORT_SHAPE = "mcpdesc.transport.shape"
+TRANSPORT_SCOPE = "mcpdesc.transport.protocol-scope"
+TRANSPORT_COVERAGE = "mcpdesc.transport.coverage"
+TRANSPORT_REVISION = "mcp.transport.protocol-version"
+LEGACY_SSE = "mcp.transport.legacy-sse"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -112,6 +119,11 @@ ALL_RULES = [
     REFERENCE_NAMESPACE,
     REFERENCE_TARGET,
     REFERENCE_CYCLE,
+    TRANSPORT_SHAPE,
+    TRANSPORT_SCOPE,
+    TRANSPORT_COVERAGE,
+    TRANSPORT_REVISION,
+    LEGACY_SSE,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -241,6 +253,28 @@ DECLARATION_MEMBERS = {
     "onCancel",
     "protocolVersions",
 }
+
+# Section 6: the transport types, compared exactly (`Stdio` is none). Each
+# type's Transport Object is closed (Section 6.6): the members of its table
+# (Sections 6.2.1 to 6.2.3), with the JSON type the shape rule requires of
+# each, plus `protocolVersions` and `security`, whose values are other
+# rules' (the scope rule's, the security rules') and so have no type here.
+# `args` and `env` are also judged entry by entry, apart.
+STREAMABLE_HTTP = "streamable-http"
+STDIO = "stdio"
+SSE = "sse"
+SHARED_TRANSPORT_MEMBERS = {"type": None, "protocolVersions": None, "security": None}
+TRANSPORT_MEMBERS = {
+    STREAMABLE_HTTP: dict(SHARED_TRANSPORT_MEMBERS, url=str),
+    SSE: dict(SHARED_TRANSPORT_MEMBERS, url=str),
+    STDIO: dict(SHARED_TRANSPORT_MEMBERS, command=str, args=list, env=dict),
+}
+# The member each type cannot do without: where a client connects, or what
+# it runs. The tables mark them "Required: Yes".
+TRANSPORT_ENDPOINTS = {STREAMABLE_HTTP: "url", SSE: "url", STDIO: "command"}
+# Streamable HTTP exists from this revision on (Section 6.2.1), and from the
+# same revision SSE is only the legacy remote transport (Section 6.2.3).
+FIRST_STREAMABLE_HTTP_REVISION = "2025-03-26"
 
 # Section 9.4: the members of a Tool interaction scenario and of a step
 # (both closed, but for extensions), each with the JSON type it must have;
@@ -395,6 +429,7 @@ def validate(document, revision, context):
     check_specification_version(document, findings)
     check_root_protocol_versions(document, context, findings)
     root_scope = root_scope_of(document, context)
+    check_transports(document, revision, root_scope, findings)
     check_tag_catalogue(document, findings)
     catalogue = declared_tag_names(document)
     # Components are checked whether or not anything references them.
@@ -647,6 +682,168 @@ def check_primitive_scope(primitive, at, root_scope, findings):
     elif root_scope is not None and not scope <= root_scope:
         findings.error(PRIMITIVE_SCOPE, where, "the scope names revisions the root does not")
     return scope
+
+
+# --- Transports (Section 6 of 0.8.0) --------------------------------------
+#
+# The root `transports`. A transport's shape and scope are the same under
+# every revision; which transport types a revision defines is judged under
+# the case's revision, for the transports whose scope includes it; and so is
+# whether the case's revision is served by any transport at all.
+
+
+def check_transports(document, revision, root_scope, findings):
+    if "transports" not in document:
+        # Section 6.5: a document without transports says nothing of how it
+        # is reached; no transport is inferred, no revision is uncovered.
+        return
+    transports = document["transports"]
+    if not isinstance(transports, list) or not transports:
+        # The list's error alone: coverage is not judged against a list
+        # that is not one, so one cause is one finding.
+        findings.error(
+            TRANSPORT_SHAPE, pointer("transports"), "`transports` must be a non-empty array"
+        )
+        return
+    served = set()
+    for index, transport in enumerate(transports):
+        at = ("transports", index)
+        if not isinstance(transport, dict):
+            # Not a transport: it serves nothing; the others are still checked.
+            findings.error(TRANSPORT_SHAPE, pointer(*at), "a transport must be an object")
+            continue
+        kind = check_transport_shape(transport, at, findings)
+        scope = check_transport_scope(transport, at, root_scope, findings)
+        # A transport with a shape error still serves its scope: its mistake
+        # is reported once, above, and does not turn into a coverage gap.
+        served |= scope
+        if kind in (STREAMABLE_HTTP, SSE):
+            # Only where the type's table defines `url` is it a URI member;
+            # a stdio transport's `url` is an unknown member, one finding.
+            check_uri(transport, at, "url", findings)
+        check_transport_revision(kind, at, scope, revision, findings)
+    check_transport_coverage(document, revision, served, findings)
+
+
+def check_transport_shape(transport, at, findings):
+    """Reports the transport's shape errors, and returns its type when it
+    names one, else None. Without a known type there is no table to judge
+    the other members by: the type's finding is the only one."""
+    if "type" not in transport:
+        findings.error(TRANSPORT_SHAPE, pointer(*at), "the transport has no `type`")
+        return None
+    kind = transport["type"]
+    # A `type` of another JSON type names no transport (and may be a list,
+    # which cannot be looked up in a table).
+    if not isinstance(kind, str) or kind not in TRANSPORT_MEMBERS:
+        findings.error(
+            TRANSPORT_SHAPE,
+            pointer(*at, "type"),
+            "`type` must be `streamable-http`, `stdio` or `sse`",
+        )
+        return None
+    endpoint = TRANSPORT_ENDPOINTS[kind]
+    if endpoint not in transport:
+        findings.error(
+            TRANSPORT_SHAPE, pointer(*at), "a %s transport needs `%s`" % (kind, endpoint)
+        )
+    # Another type's member (a stdio `url`, a remote `command`) is unknown here.
+    check_closed_object(transport, at, TRANSPORT_MEMBERS[kind], TRANSPORT_SHAPE, findings)
+    if kind == STDIO:
+        check_invocation_entries(transport, at, findings)
+    return kind
+
+
+def check_invocation_entries(transport, at, findings):
+    # Each wrong entry is its own finding, so every one is found; empty
+    # `args` and `env` pass, the text gives them no length. A list or map
+    # of the wrong type was reported as a whole by the closed-object check.
+    args = transport.get("args")
+    if isinstance(args, list):
+        for index, entry in enumerate(args):
+            if not isinstance(entry, str):
+                findings.error(
+                    TRANSPORT_SHAPE, pointer(*at, "args", index), "an argument must be a string"
+                )
+    env = transport.get("env")
+    if isinstance(env, dict):
+        for name, value in env.items():
+            if not isinstance(value, str):
+                findings.error(
+                    TRANSPORT_SHAPE,
+                    pointer(*at, "env", name),
+                    "the value of `%s` must be a string" % name,
+                )
+
+
+def check_transport_scope(transport, at, root_scope, findings):
+    """Reports an explicit transport scope's problems once, and returns the
+    transport's effective scope. The same rule as a primitive's scope
+    (Sections 4.10 and 6.5); the type of the scope is this rule's too,
+    since the transport's shape rule does not look at it."""
+    if "protocolVersions" not in transport:
+        return root_scope
+    declared = transport["protocolVersions"]
+    where = pointer(*at, "protocolVersions")
+    if not isinstance(declared, list):
+        # Reported, then treated as absent: the root scope is inherited.
+        findings.error(TRANSPORT_SCOPE, where, "`protocolVersions` must be an array")
+        return root_scope
+    # Used as declared for coverage and the revision rules, even when
+    # reported: an empty scope serves nothing, a non-string entry no revision.
+    scope = string_entries(declared)
+    if not declared:
+        findings.error(TRANSPORT_SCOPE, where, "an explicit scope must not be empty")
+    elif not is_string_list(declared):
+        findings.error(TRANSPORT_SCOPE, where, "every scope entry must be a string")
+    elif repeats_a_string(declared):
+        findings.error(TRANSPORT_SCOPE, where, "the scope names a revision twice")
+    elif not scope <= root_scope:
+        # Without a root list the root scope is every known revision, so an
+        # unknown entry is still outside it.
+        findings.error(TRANSPORT_SCOPE, where, "the scope names revisions the root does not")
+    return scope
+
+
+def check_transport_revision(kind, at, scope, revision, findings):
+    # A transport whose scope leaves the case's revision out does not apply
+    # to it: narrowing the scope is how a document says so.
+    if revision not in scope:
+        return
+    where = pointer(*at, "type")
+    if kind == STREAMABLE_HTTP and revision < FIRST_STREAMABLE_HTTP_REVISION:
+        # An error: the revision has no such transport to connect through.
+        findings.error(
+            TRANSPORT_REVISION, where, "MCP %s defines no Streamable HTTP transport" % revision
+        )
+    elif kind == SSE and revision >= FIRST_STREAMABLE_HTTP_REVISION:
+        # Allowed, and said: SSE is kept only for backward compatibility.
+        findings.warning(
+            LEGACY_SSE,
+            where,
+            "from MCP %s on, SSE is the legacy transport; prefer Streamable HTTP"
+            % FIRST_STREAMABLE_HTTP_REVISION,
+        )
+
+
+def check_transport_coverage(document, revision, served, findings):
+    """Under the case's revision: when the root lists it and no transport
+    serves it, the revision is described but unreachable."""
+    versions = document.get("protocolVersions")
+    if not isinstance(versions, list) or revision in served:
+        # Without a root list there is no entry to report at; the list's
+        # absence or type is the document shape rule's.
+        return
+    for index, entry in enumerate(versions):
+        # The first entry naming it, when the root repeats it; a root that
+        # does not list the revision leaves nothing uncovered.
+        if entry == revision:
+            findings.error(
+                TRANSPORT_COVERAGE,
+                pointer("protocolVersions", index),
+                "no transport serves MCP %s" % revision,
+            )
+            return
 
 
 # --- MCP `_meta` on primitives (Section 3.5) -------------------------------

@@ -357,7 +357,9 @@ mod tests {
                 (SHAPE, "/$schema", E),
                 (SHAPE, "/X-upper", E),
                 (SHAPE, "/somethingElse", E),
-                // What `transports` holds is its own rule's business.
+                // What `transports` and `security` hold is their own
+                // rules' business.
+                (crate::rule::SECURITY_REQUIREMENT_SHAPE, "/security", E),
                 (crate::rule::TRANSPORT_SHAPE, "/transports", E),
             ],
         );

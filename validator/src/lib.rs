@@ -23,6 +23,7 @@ mod protocol;
 mod report;
 pub mod rule;
 mod scope;
+mod security;
 mod serialization;
 mod tag;
 mod transport;
@@ -64,6 +65,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     icon::check(&model, &mut report);
     interaction::check(&model, &mut report);
     transport::check(&model, revision, &mut report);
+    security::check(&model, &mut report);
     report.finish()
 }
 

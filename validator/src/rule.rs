@@ -184,6 +184,37 @@ pub const TRANSPORT_PROTOCOL_VERSION: &str = "mcp.transport.protocol-version";
 /// A warning: SSE applies to MCP 2025-03-26 or later, where it is legacy.
 pub const TRANSPORT_LEGACY_SSE: &str = "mcp.transport.legacy-sse";
 
+/// A present `securitySchemes` is a non-empty object of Security Scheme
+/// Objects, each with a known `type`, its kind's required members of the
+/// declared types (`in` one of `header`, `query`, `cookie`), and nothing
+/// else but `description` and `x-` extensions.
+pub const SECURITY_SCHEME_SHAPE: &str = "mcpdesc.security.scheme-shape";
+
+/// Every security scheme name matches `^[A-Za-z0-9._-]+$`.
+pub const SECURITY_SCHEME_NAME: &str = "mcpdesc.security.scheme-name";
+
+/// An OAuth2 scheme's `flows` holds at least one of the four flows and
+/// nothing else but `x-` extensions; each flow has `scopes` (names to
+/// descriptions) and the URLs its kind requires.
+pub const SECURITY_OAUTH_FLOWS: &str = "mcpdesc.security.oauth-flows";
+
+/// A `security` value is an array of objects mapping names to arrays of
+/// strings.
+pub const SECURITY_REQUIREMENT_SHAPE: &str = "mcpdesc.security.requirement-shape";
+
+/// Every name a security requirement uses is a root `securitySchemes` entry.
+pub const SECURITY_SCHEME_REFERENCE: &str = "mcpdesc.security.scheme-reference";
+
+/// A requirement lists each scope once.
+pub const SECURITY_SCOPE_UNIQUE: &str = "mcpdesc.security.scope-unique";
+
+/// A requirement of an HTTP or API-key scheme lists no scope.
+pub const SECURITY_NON_OAUTH_SCOPES: &str = "mcpdesc.security.non-oauth-scopes";
+
+/// A warning: an OAuth2 or OpenID Connect requirement uses a scope its
+/// scheme does not list.
+pub const SECURITY_UNCATALOGUED_SCOPE: &str = "mcpdesc.security.uncatalogued-scope";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
@@ -221,6 +252,14 @@ pub const ALL: &[&str] = &[
     REFERENCE_NAMESPACE,
     REFERENCE_SYNTAX,
     REFERENCE_TARGET,
+    SECURITY_NON_OAUTH_SCOPES,
+    SECURITY_OAUTH_FLOWS,
+    SECURITY_REQUIREMENT_SHAPE,
+    SECURITY_SCHEME_NAME,
+    SECURITY_SCHEME_REFERENCE,
+    SECURITY_SCHEME_SHAPE,
+    SECURITY_SCOPE_UNIQUE,
+    SECURITY_UNCATALOGUED_SCOPE,
     SERIALIZATION_ALIAS,
     SERIALIZATION_DOCUMENT_COUNT,
     SERIALIZATION_DUPLICATE_KEY,

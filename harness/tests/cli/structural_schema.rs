@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 24] = [
+const STRUCTURAL_RULES: [&str; 29] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -48,6 +48,11 @@ const STRUCTURAL_RULES: [&str; 24] = [
     "mcpdesc.interaction.shape",
     "mcpdesc.interaction.name",
     "mcpdesc.interaction.response",
+    "mcpdesc.transport.shape",
+    "mcpdesc.security.scheme-shape",
+    "mcpdesc.security.scheme-name",
+    "mcpdesc.security.oauth-flows",
+    "mcpdesc.security.requirement-shape",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
