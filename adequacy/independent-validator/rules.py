@@ -1,6 +1,6 @@
 """The rules of the `document`, `elicitation`, `interaction`, `tags`,
-`components` and `transports` suites, and the `serialization` suite's for
-JSON text, written from the
+`components`, `transports` and `security` suites, and the `serialization`
+suite's for JSON text, written from the
 specification material alone (the seeds, spec-facts.md and the suite
 catalogs), never from the Rust reference validator.
 
@@ -69,6 +69,15 @@ TRANSPORT_COVERAGE = "mcpdesc.transport.coverage"
 TRANSPORT_REVISION = "mcp.transport.protocol-version"
 LEGACY_SSE = "mcp.transport.legacy-sse"
 
+SCHEME_SHAPE = "mcpdesc.security.scheme-shape"
+SCHEME_NAME = "mcpdesc.security.scheme-name"
+OAUTH_FLOWS = "mcpdesc.security.oauth-flows"
+REQUIREMENT_SHAPE = "mcpdesc.security.requirement-shape"
+SCHEME_REFERENCE = "mcpdesc.security.scheme-reference"
+SCOPE_UNIQUE = "mcpdesc.security.scope-unique"
+NON_OAUTH_SCOPES = "mcpdesc.security.non-oauth-scopes"
+UNCATALOGUED_SCOPE = "mcpdesc.security.uncatalogued-scope"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -124,6 +133,14 @@ ALL_RULES = [
     TRANSPORT_COVERAGE,
     TRANSPORT_REVISION,
     LEGACY_SSE,
+    SCHEME_SHAPE,
+    SCHEME_NAME,
+    OAUTH_FLOWS,
+    REQUIREMENT_SHAPE,
+    SCHEME_REFERENCE,
+    SCOPE_UNIQUE,
+    NON_OAUTH_SCOPES,
+    UNCATALOGUED_SCOPE,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -430,6 +447,8 @@ def validate(document, revision, context):
     check_root_protocol_versions(document, context, findings)
     root_scope = root_scope_of(document, context)
     check_transports(document, revision, root_scope, findings)
+    # Security is unscoped: judged alike under every revision.
+    check_security(document, findings)
     check_tag_catalogue(document, findings)
     catalogue = declared_tag_names(document)
     # Components are checked whether or not anything references them.
@@ -844,6 +863,328 @@ def check_transport_coverage(document, revision, served, findings):
                 "no transport serves MCP %s" % revision,
             )
             return
+
+
+# --- Security (Section 7 of 0.8.0) -----------------------------------------
+#
+# The root `securitySchemes` names the ways a client may authenticate; every
+# `security` (at the root, on a transport, on a primitive) lists
+# alternatives, each naming schemes with the scopes it needs. Nothing here
+# depends on the revision or on a protocol scope: a scheme or a requirement
+# is the same object under every revision.
+
+SECURITY_SCHEMES = "securitySchemes"
+SECURITY = "security"
+
+# Section 7.2: the scheme types, compared exactly (`HTTP` is none), and the
+# table of each type's Security Scheme Object, closed but for extensions
+# (the published 0.8.0 schema's four shapes). None where the type is judged
+# apart (`in` is one of three values) or by another rule (`flows` is the
+# OAuth flows rule's).
+HTTP_SCHEME = "http"
+API_KEY_SCHEME = "apiKey"
+OAUTH2_SCHEME = "oauth2"
+OPENID_SCHEME = "openIdConnect"
+SHARED_SCHEME_MEMBERS = {"type": None, "description": str}
+SCHEME_MEMBERS = {
+    HTTP_SCHEME: dict(SHARED_SCHEME_MEMBERS, scheme=str, bearerFormat=str),
+    API_KEY_SCHEME: dict(SHARED_SCHEME_MEMBERS, name=str, **{"in": None}),
+    OAUTH2_SCHEME: dict(SHARED_SCHEME_MEMBERS, flows=None),
+    OPENID_SCHEME: dict(SHARED_SCHEME_MEMBERS, openIdConnectUrl=str),
+}
+# The members a type cannot do without (the "For `http`" and similar cells).
+REQUIRED_SCHEME_MEMBERS = {
+    HTTP_SCHEME: ("scheme",),
+    API_KEY_SCHEME: ("name", "in"),
+    OAUTH2_SCHEME: ("flows",),
+    OPENID_SCHEME: ("openIdConnectUrl",),
+}
+API_KEY_PLACES = ("header", "query", "cookie")
+# The four OAuth flows, each with the URLs it requires. Every flow may hold
+# all three URLs and `scopes`, and nothing else but extensions.
+FLOW_REQUIRED_URLS = {
+    "implicit": ("authorizationUrl",),
+    "password": ("tokenUrl",),
+    "clientCredentials": ("tokenUrl",),
+    "authorizationCode": ("authorizationUrl", "tokenUrl"),
+}
+FLOW_URLS = ("authorizationUrl", "tokenUrl", "refreshUrl")
+FLOW_MEMBERS = {"authorizationUrl": str, "tokenUrl": str, "refreshUrl": str, "scopes": dict}
+# Scopes are OAuth2's and OpenID Connect's; these two types take none.
+SCOPELESS_SCHEMES = (HTTP_SCHEME, API_KEY_SCHEME)
+
+
+def check_security(document, findings):
+    check_security_schemes(document, findings)
+    declared = declared_schemes(document)
+    for site, requirement in requirement_sites(document):
+        check_requirement_shape(requirement, site, findings)
+        for at, name, scopes in requirement_entries(requirement, site):
+            check_scheme_reference(name, at, declared, findings)
+            check_scope_unique(scopes, at, findings)
+            # A name resolves to its entry whatever that entry holds; an
+            # undeclared name resolves to nothing, and only its own rule
+            # speaks of it.
+            scheme = declared.get(name) if declared is not None else None
+            check_non_oauth_scopes(scheme, scopes, at, findings)
+            check_uncatalogued_scopes(scheme, scopes, at, findings)
+
+
+def check_security_schemes(document, findings):
+    if SECURITY_SCHEMES not in document:
+        return  # a document without schemes leaves the member out
+    schemes = document[SECURITY_SCHEMES]
+    if not isinstance(schemes, dict) or not schemes:
+        findings.error(
+            SCHEME_SHAPE, pointer(SECURITY_SCHEMES), "`securitySchemes` must be a non-empty object"
+        )
+        return
+    for name, scheme in schemes.items():
+        at = (SECURITY_SCHEMES, name)
+        # Not an extension location: an `x-` key is a scheme name like any
+        # other, judged as a scheme. A badly named scheme is judged too.
+        check_scheme_name(name, at, findings)
+        if not isinstance(scheme, dict):
+            findings.error(SCHEME_SHAPE, pointer(*at), "a security scheme must be an object")
+            continue
+        kind = check_scheme_shape(scheme, at, findings)
+        if kind == OAUTH2_SCHEME:
+            check_oauth_flows(scheme, at, findings)
+        elif kind == OPENID_SCHEME:
+            # Only where the type's table defines it is it a URI member.
+            check_uri(scheme, at, "openIdConnectUrl", findings)
+
+
+def check_scheme_name(name, at, findings):
+    # The whole name, ASCII letters and digits only (`clé` does not match).
+    if not NAME_PATTERN.fullmatch(name):
+        findings.error(SCHEME_NAME, pointer(*at), "the name must match ^[A-Za-z0-9._-]+$")
+
+
+def check_scheme_shape(scheme, at, findings):
+    """Reports the scheme's shape errors, and returns its type when it names
+    one, else None. Without a known type there is no table to judge the
+    other members by: the type's finding is the only one."""
+    if "type" not in scheme:
+        findings.error(SCHEME_SHAPE, pointer(*at), "the security scheme has no `type`")
+        return None
+    kind = scheme["type"]
+    # A `type` of another JSON type names no scheme (and may be a list,
+    # which cannot be looked up in a table).
+    if not isinstance(kind, str) or kind not in SCHEME_MEMBERS:
+        findings.error(
+            SCHEME_SHAPE,
+            pointer(*at, "type"),
+            "`type` must be `http`, `apiKey`, `oauth2` or `openIdConnect`",
+        )
+        return None
+    # However many required members are missing, the scheme is one place.
+    if any(member not in scheme for member in REQUIRED_SCHEME_MEMBERS[kind]):
+        findings.error(
+            SCHEME_SHAPE, pointer(*at), "a %s scheme lacks a member its type requires" % kind
+        )
+    # Another type's member (an API key's `scheme`, `bearerFormat` on
+    # OAuth2) is unknown here; so is an extension spelt `X-`.
+    check_closed_object(scheme, at, SCHEME_MEMBERS[kind], SCHEME_SHAPE, findings)
+    # Compared exactly; a value of another type is no place either.
+    if kind == API_KEY_SCHEME and "in" in scheme and not json_in(scheme["in"], API_KEY_PLACES):
+        findings.error(
+            SCHEME_SHAPE, pointer(*at, "in"), "`in` must be `header`, `query` or `cookie`"
+        )
+    return kind
+
+
+def check_oauth_flows(scheme, at, findings):
+    if "flows" not in scheme:
+        return  # a required member missing: the scheme shape rule's
+    flows = scheme["flows"]
+    where = at + ("flows",)
+    if not isinstance(flows, dict):
+        findings.error(OAUTH_FLOWS, pointer(*where), "`flows` must be an object")
+        return
+    # Extensions do not count: an object with only `x-` members holds no flow.
+    if not any(kind in flows for kind in FLOW_REQUIRED_URLS):
+        findings.error(OAUTH_FLOWS, pointer(*where), "`flows` holds none of the four OAuth flows")
+    for member, flow in flows.items():
+        if member.startswith(EXTENSION_PREFIX):
+            continue
+        site = where + (member,)
+        if member not in FLOW_REQUIRED_URLS:
+            # `deviceCode` is no flow of the format: one finding, its
+            # contents unjudged (there is no table to judge them by).
+            findings.error(OAUTH_FLOWS, pointer(*site), "`%s` is not an OAuth flow" % member)
+        elif not isinstance(flow, dict):
+            findings.error(OAUTH_FLOWS, pointer(*site), "a flow must be an object")
+        else:
+            check_flow(flow, site, FLOW_REQUIRED_URLS[member], findings)
+
+
+def check_flow(flow, site, required_urls, findings):
+    # However many are missing, the flow is one place: one finding.
+    if any(member not in flow for member in required_urls + ("scopes",)):
+        findings.error(
+            OAUTH_FLOWS, pointer(*site), "the flow lacks `scopes` or a URL its kind requires"
+        )
+    check_closed_object(flow, site, FLOW_MEMBERS, OAUTH_FLOWS, findings)
+    scopes = flow.get("scopes")
+    if isinstance(scopes, dict):
+        # An empty map is valid: the text requires the map, not entries.
+        for name, description in scopes.items():
+            if not isinstance(description, str):
+                findings.error(
+                    OAUTH_FLOWS,
+                    pointer(*site, "scopes", name),
+                    "the description of scope `%s` must be a string" % name,
+                )
+    for member in FLOW_URLS:
+        check_uri(flow, site, member, findings)
+
+
+def declared_schemes(document):
+    """The root's schemes by name, to resolve requirements against: empty
+    without a `securitySchemes` (no name is declared), None when it is not
+    an object (nothing checkable is declared; its own error says so)."""
+    if SECURITY_SCHEMES not in document:
+        return {}
+    schemes = document[SECURITY_SCHEMES]
+    return schemes if isinstance(schemes, dict) else None
+
+
+def requirement_sites(document):
+    """The (site, value) of every `security` member: the root's, each
+    transport's and each primitive's that is an object, whatever its type,
+    its kind or its protocol scope; security is not scoped beyond its
+    object."""
+    sites = []
+    if SECURITY in document:
+        sites.append(((SECURITY,), document[SECURITY]))
+    for collection in ["transports"] + list(PRIMITIVE_KINDS):
+        items = document.get(collection)
+        if not isinstance(items, list):
+            continue
+        for index, item in enumerate(items):
+            if isinstance(item, dict) and SECURITY in item:
+                sites.append(((collection, index, SECURITY), item[SECURITY]))
+    return sites
+
+
+def check_requirement_shape(requirement, site, findings):
+    # `[]` clears the requirements and `[{}]` allows anonymous access: both
+    # valid. Each wrong entry is its own finding.
+    if not isinstance(requirement, list):
+        findings.error(REQUIREMENT_SHAPE, pointer(*site), "`security` must be an array")
+        return
+    for index, alternative in enumerate(requirement):
+        at = site + (index,)
+        if not isinstance(alternative, dict):
+            findings.error(
+                REQUIREMENT_SHAPE, pointer(*at), "a security requirement must be an object"
+            )
+            continue
+        for name, scopes in alternative.items():
+            if not isinstance(scopes, list):
+                findings.error(
+                    REQUIREMENT_SHAPE, pointer(*at, name), "the scopes must be an array"
+                )
+                continue
+            for position, scope in enumerate(scopes):
+                if not isinstance(scope, str):
+                    findings.error(
+                        REQUIREMENT_SHAPE,
+                        pointer(*at, name, position),
+                        "a scope must be a string",
+                    )
+
+
+def requirement_entries(requirement, site):
+    """The (site tokens, scheme name, scope list as written) of each name in
+    each alternative that is an object; the scope list may be of any type."""
+    if not isinstance(requirement, list):
+        return []
+    entries = []
+    for index, alternative in enumerate(requirement):
+        if isinstance(alternative, dict):
+            for name, scopes in alternative.items():
+                entries.append((site + (index, name), name, scopes))
+    return entries
+
+
+def check_scheme_reference(name, at, declared, findings):
+    # A `securitySchemes` that is not an object declares nothing checkable:
+    # names are not judged against it. Otherwise names match exactly, an
+    # `x-` name like any other, whatever the scope list holds.
+    if declared is not None and name not in declared:
+        findings.error(
+            SCHEME_REFERENCE, pointer(*at), "no security scheme is named `%s`" % name
+        )
+
+
+def check_scope_unique(scopes, at, findings):
+    # Whether or not the name is declared, whatever the scheme's type; only
+    # string scopes take part (another is the shape rule's).
+    if not isinstance(scopes, list):
+        return
+    seen = set()
+    for position, scope in enumerate(scopes):
+        if not isinstance(scope, str):
+            continue
+        if scope in seen:
+            # Every repeat after the first occurrence.
+            findings.error(
+                SCOPE_UNIQUE, pointer(*at, position), "`%s` is listed twice" % scope
+            )
+        seen.add(scope)
+
+
+def check_non_oauth_scopes(scheme, scopes, at, findings):
+    # Only a name resolving to a scheme object of a known scope-less type is
+    # judged; once per name, whatever the entries are.
+    if not isinstance(scheme, dict) or not json_in(scheme.get("type"), SCOPELESS_SCHEMES):
+        return
+    if isinstance(scopes, list) and scopes:
+        findings.error(
+            NON_OAUTH_SCOPES,
+            pointer(*at),
+            "a %s scheme takes no scopes: give it an empty array" % scheme["type"],
+        )
+
+
+def check_uncatalogued_scopes(scheme, scopes, at, findings):
+    """A warning, never an error ("MAY warn", "MUST NOT reject"), for each
+    string scope no static catalogue of the scheme lists, repeats included
+    at each occurrence. An OpenID Connect scheme's scopes come from its
+    discovery document, never retrieved: its catalogue here is empty."""
+    if not isinstance(scheme, dict) or not isinstance(scopes, list):
+        return
+    kind = scheme.get("type")
+    if kind == OAUTH2_SCHEME:
+        catalogue = scope_catalogue(scheme)
+    elif kind == OPENID_SCHEME:
+        catalogue = set()
+    else:
+        return
+    for position, scope in enumerate(scopes):
+        if isinstance(scope, str) and scope not in catalogue:
+            findings.warning(
+                UNCATALOGUED_SCOPE,
+                pointer(*at, position),
+                "no flow of the scheme lists scope `%s`" % scope,
+            )
+
+
+def scope_catalogue(scheme):
+    """The union of the scope names of an OAuth2 scheme's flows that are
+    objects with a `scopes` object; empty when `flows` is malformed. Only
+    the four flows count: `deviceCode` or an extension is no flow."""
+    flows = scheme.get("flows")
+    if not isinstance(flows, dict):
+        return set()
+    names = set()
+    for kind in FLOW_REQUIRED_URLS:
+        flow = flows.get(kind)
+        if isinstance(flow, dict) and isinstance(flow.get("scopes"), dict):
+            names |= set(flow["scopes"])
+    return names
 
 
 # --- MCP `_meta` on primitives (Section 3.5) -------------------------------
