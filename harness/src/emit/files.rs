@@ -42,7 +42,8 @@ impl Emitter for ReportFile {
         match event {
             Event::RunStarted(started) => self.run = Some(json::run(started)),
             Event::RunFinished(finished) => {
-                let document = json::report(self.run.take().unwrap_or_default(), finished);
+                let run = self.run.take().unwrap_or_default();
+                let document = json::report(run, finished);
                 let mut text = serde_json::to_string_pretty(&document)?;
                 text.push('\n');
                 crate::file::write_output(&self.path, &text).map_err(io::Error::other)?;

@@ -62,32 +62,62 @@ impl<W: Write> Emitter for JsonLines<W> {
 
 /// The whole report: the run, every case in order, the summary, and the
 /// rule × revision matrix.
-pub fn report(run: Map<String, Value>, finished: &RunFinished<'_>) -> Value {
-    let cases: Vec<Value> = finished
-        .cases
-        .iter()
-        .zip(finished.results)
-        .enumerate()
-        .map(|(index, (which, result))| Value::Object(case(index, which, result)))
-        .collect();
-    let matrix: Vec<Value> = finished
-        .summary
-        .per_rule_revision
-        .iter()
-        .map(|((rule, revision), tally)| {
-            let mut row = tally_value(tally);
-            row.insert("rule".into(), rule.as_str().into());
-            row.insert("revision".into(), revision.as_str().into());
-            Value::Object(row)
-        })
-        .collect();
-    let mut document = Map::new();
-    document.insert("reportVersion".into(), REPORT_VERSION.into());
-    document.insert("run".into(), Value::Object(run));
-    document.insert("cases".into(), Value::Array(cases));
-    document.extend(end(finished));
-    document.insert("matrix".into(), Value::Array(matrix));
-    Value::Object(document)
+///
+/// Serializing it writes each case as it is made and drops it: a report
+/// of a run whose validator floods every case is tens of megabytes, and a
+/// JSON tree of all of it at once takes several times that.
+pub fn report<'a>(run: Map<String, Value>, finished: &'a RunFinished<'a>) -> Report<'a> {
+    Report { run, finished }
+}
+
+/// The report document of [`report`], ready to serialize.
+pub struct Report<'a> {
+    run: Map<String, Value>,
+    finished: &'a RunFinished<'a>,
+}
+
+/// Every case of a finished run, each made as JSON only when it is written.
+struct Cases<'a>(&'a RunFinished<'a>);
+
+impl serde::Serialize for Cases<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let finished = self.0;
+        serializer.collect_seq(
+            finished
+                .cases
+                .iter()
+                .zip(finished.results)
+                .enumerate()
+                .map(|(index, (which, result))| case(index, which, result)),
+        )
+    }
+}
+
+impl serde::Serialize for Report<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let finished = self.finished;
+        let matrix: Vec<Value> = finished
+            .summary
+            .per_rule_revision
+            .iter()
+            .map(|((rule, revision), tally)| {
+                let mut row = tally_value(tally);
+                row.insert("rule".into(), rule.as_str().into());
+                row.insert("revision".into(), revision.as_str().into());
+                Value::Object(row)
+            })
+            .collect();
+        let mut document = serializer.serialize_map(None)?;
+        document.serialize_entry("reportVersion", &REPORT_VERSION)?;
+        document.serialize_entry("run", &self.run)?;
+        document.serialize_entry("cases", &Cases(finished))?;
+        for (key, value) in end(finished) {
+            document.serialize_entry(&key, &value)?;
+        }
+        document.serialize_entry("matrix", &matrix)?;
+        document.end()
+    }
 }
 
 /// The run-started event as JSON: what the report and the JSON lines say

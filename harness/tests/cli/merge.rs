@@ -525,59 +525,80 @@ fn a_partition_larger_than_the_selection_is_refused_and_missing_shards_are_liste
     assert!(stderr.len() < 1000, "{} bytes: {stderr}", stderr.len());
 }
 
-/// Gives every compared case of `report` `count` reported findings the
-/// suite does not expect, spread over `rules` rules no catalog defines, at
+/// Gives compared cases of `report` `count` reported findings the suite
+/// does not expect, spread over `rules` rules no catalog defines, at
 /// pointers of about `pad` bytes that name nothing: what a run records of
 /// a validator flooding it (the findings kept whole when `count` is at most
 /// the 100 a report keeps).
+///
+/// The first compared cases are flooded, at most 414 (as many as the suite
+/// had when these sizes were chosen) and no more than keep the report,
+/// written pretty, at about 60 MB: under the 64 MiB a report may be,
+/// however large the suite grows.
 pub(super) fn flood(report: &mut Value, count: usize, rules: usize, pad: usize) {
-    let padding = "x".repeat(pad);
-    // The first 414 compared cases, as many as the suite had when these
-    // sizes were chosen: the report then keeps its size (about 60 MB, under
-    // the 64 MiB a report may be) however large the suite grows.
+    const BUDGET: usize = 60_000_000;
+    let size = |value: &Value| serde_json::to_string_pretty(value).unwrap().len();
+    let base = size(report);
+    let Some(first) = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|case| case["outcome"]["kind"] == "compared")
+    else {
+        return;
+    };
+    let mut sample = first.clone();
+    flood_case(&mut sample, count, rules, pad);
+    let growth = size(&sample) - size(first);
+    let flooded = BUDGET.saturating_sub(base) / growth;
     let compared = report["cases"]
         .as_array_mut()
         .unwrap()
         .iter_mut()
         .filter(|case| case["outcome"]["kind"] == "compared")
-        .take(414);
+        .take(flooded.min(414));
     for case in compared {
-        let mut findings: Vec<(String, String)> = (0..count)
-            .map(|n| {
-                (
-                    format!("x.flood.{}", n % rules),
-                    format!("/flood/{padding}/{n}"),
-                )
-            })
-            .collect();
-        findings.sort();
-        let finding = |(rule, path): &(String, String)| serde_json::json!({"rule": rule, "path": path, "severity": "error"});
-        let problems: Vec<Value> = findings
-            .iter()
-            .flat_map(|found| {
-                ["unknown-rule", "unresolved-pointer"].map(
-                    |problem| serde_json::json!({"finding": finding(found), "problem": problem}),
-                )
-            })
-            .take(100)
-            .collect();
-        let outcome = &mut case["outcome"];
-        let expected = outcome["expected"].as_array().unwrap().len();
-        outcome["unexpected"] = findings.iter().map(finding).collect();
-        outcome["unexpectedCount"] = Value::from(count);
-        outcome["reportedCount"] = Value::from(expected + count);
-        outcome["problems"] = Value::Array(problems);
-        outcome["problemCount"] = Value::from(2 * count);
-        let error = outcome["expected"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|finding| finding["severity"] == "error");
-        case["passes"] = serde_json::json!({"verdict": error, "rules": false, "exact": false});
+        flood_case(case, count, rules, pad);
     }
 }
 
-/// A report of the whole suite of about 60 MB (every case flooded with a
+/// Gives one compared `case` the findings of [`flood`].
+fn flood_case(case: &mut Value, count: usize, rules: usize, pad: usize) {
+    let padding = "x".repeat(pad);
+    let mut findings: Vec<(String, String)> = (0..count)
+        .map(|n| {
+            (
+                format!("x.flood.{}", n % rules),
+                format!("/flood/{padding}/{n}"),
+            )
+        })
+        .collect();
+    findings.sort();
+    let finding = |(rule, path): &(String, String)| serde_json::json!({"rule": rule, "path": path, "severity": "error"});
+    let problems: Vec<Value> = findings
+        .iter()
+        .flat_map(|found| {
+            ["unknown-rule", "unresolved-pointer"]
+                .map(|problem| serde_json::json!({"finding": finding(found), "problem": problem}))
+        })
+        .take(100)
+        .collect();
+    let outcome = &mut case["outcome"];
+    let expected = outcome["expected"].as_array().unwrap().len();
+    outcome["unexpected"] = findings.iter().map(finding).collect();
+    outcome["unexpectedCount"] = Value::from(count);
+    outcome["reportedCount"] = Value::from(expected + count);
+    outcome["problems"] = Value::Array(problems);
+    outcome["problemCount"] = Value::from(2 * count);
+    let error = outcome["expected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|finding| finding["severity"] == "error");
+    case["passes"] = serde_json::json!({"verdict": error, "rules": false, "exact": false});
+}
+
+/// A report of the whole suite of about 60 MB (its cases flooded with a
 /// hundred findings at long pointers) merges in well under 300 MB: merge
 /// used to keep about 20 times a report's size.
 #[test]
