@@ -93,7 +93,8 @@ fn any_value(random: &mut Random) -> Value {
 /// The kind of a place in a document, as mutations aim at it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Place {
-    /// The root, a primitive or a declaration: it may hold a scope.
+    /// The root, a primitive, a transport or a declaration: it may hold a
+    /// scope.
     Scope,
     /// An elicitation declaration (in `elicitations`).
     Declaration,
@@ -146,8 +147,14 @@ fn kind_of(path: &[String], value: &Value) -> Place {
         return Place::Other;
     }
     let parent = |back: usize| path.len().checked_sub(back).map(|at| path[at].as_str());
-    const PRIMITIVES: [&str; 4] = ["tools", "prompts", "resources", "resourceTemplates"];
-    if path.is_empty() || (path.len() == 2 && PRIMITIVES.contains(&path[0].as_str())) {
+    const SCOPED: [&str; 5] = [
+        "tools",
+        "prompts",
+        "resources",
+        "resourceTemplates",
+        "transports",
+    ];
+    if path.is_empty() || (path.len() == 2 && SCOPED.contains(&path[0].as_str())) {
         Place::Scope
     } else if parent(2) == Some("elicitations") {
         Place::Declaration
@@ -255,8 +262,21 @@ impl Mutator {
         }
     }
 
-    /// Sets or removes the `protocolVersions` of a scope holder.
+    /// Sets or removes the `protocolVersions` of a scope holder; now and
+    /// then gives a transport another kind instead, since what a kind may
+    /// serve depends on the revision (Section 6.2).
     fn rescope(&self, document: &mut Value, target: &[String], random: &mut Random) {
+        if target
+            .first()
+            .is_some_and(|collection| collection == "transports")
+            && random.chance(50)
+        {
+            if let Some(Value::Object(members)) = get_mut(document, target) {
+                let kind = *random.pick(&["stdio", "sse", "streamable-http", "websocket"]);
+                members.insert("type".into(), json!(kind));
+            }
+            return;
+        }
         let scope = self.scope(random);
         if let Some(Value::Object(members)) = get_mut(document, target) {
             match scope {

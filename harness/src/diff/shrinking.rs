@@ -47,6 +47,29 @@ fn simpler(value: &Value) -> Vec<Value> {
     }
 }
 
+/// The value a Component Reference object (`{"$componentRef": "#/..."}`,
+/// Section 12's form) points to in `document`, when it resolves to a
+/// value that holds no reference itself.
+///
+/// Putting that value in the reference's place lets the shrink drop a
+/// chain of components (`Form` referring to `form` referring to
+/// `ShelfForm`) that no removal can take apart, since removing any link
+/// leaves a dangling reference. Only reference-free targets are inlined,
+/// so each inlining removes one reference and the shrink ends, also on
+/// cyclic components.
+fn inlined(document: &Value, value: &Value) -> Option<Value> {
+    let Value::Object(members) = value else {
+        return None;
+    };
+    let pointer = members.get("$componentRef")?.as_str()?.strip_prefix('#')?;
+    let target = document.pointer(pointer)?;
+    let mut referring = false;
+    walk(target, &mut Vec::new(), &mut |path, _| {
+        referring |= path.last().is_some_and(|token| token == "$componentRef");
+    });
+    (!referring).then(|| target.clone())
+}
+
 /// What a shrink came to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shrunk {
@@ -58,7 +81,8 @@ pub struct Shrunk {
 }
 
 /// The smallest document reached from `document` by removing members and
-/// elements (parents first) and simplifying values, one change at a time,
+/// elements (parents first) and simplifying values (an empty object, array
+/// or string, or a reference replaced by what it points to), one change at a time,
 /// each kept only when `keeps` says the candidate still disagrees in the
 /// same way. `keeps(document)` is assumed. `stop` is asked before each
 /// candidate: once it says so, the shrink ends with what it has (a
@@ -107,7 +131,8 @@ pub fn shrink(
             let Some(value) = node(&current, &path) else {
                 continue;
             };
-            for replacement in simpler(value) {
+            let replacements = simpler(value).into_iter().chain(inlined(&current, value));
+            for replacement in replacements {
                 if stop() {
                     return cut(current);
                 }
@@ -346,6 +371,43 @@ mod tests {
         assert_eq!(mended["tools"][0]["inputSchema"], json!({"type": "object"}));
         assert_eq!(mended["tools"][0]["name"], "t");
         assert!(repairs(&mended, "2025-06-18", "0.9.0").is_empty());
+    }
+
+    /// A chain of references that no removal can break is inlined link by
+    /// link, innermost first, and the components it left go; a cycle of
+    /// references is never inlined, so the shrink ends.
+    #[test]
+    fn a_chain_of_references_is_inlined_and_its_components_dropped() {
+        let document = json!({
+            "use": {"$componentRef": "#/components/schemas/A"},
+            "components": {"schemas": {
+                "A": {"$componentRef": "#/components/schemas/B"},
+                "B": {"type": "object", "title": "kept"},
+                "C": {"$componentRef": "#/components/schemas/D"},
+                "D": {"items": {"$componentRef": "#/components/schemas/C"}}
+            }}
+        });
+        // "Disagrees" while `use` resolves, through any references, to the
+        // object titled `kept`.
+        let mut keeps = |value: &Value| {
+            let mut at = &value["use"];
+            for _ in 0..8 {
+                match at.get("$componentRef").and_then(Value::as_str) {
+                    Some(reference) => match value.pointer(reference.trim_start_matches('#')) {
+                        Some(target) => at = target,
+                        None => return false,
+                    },
+                    None => break,
+                }
+            }
+            at.get("title") == Some(&json!("kept"))
+        };
+        let shrunk = shrink(document, &mut keeps, &|| false);
+        assert_eq!(shrunk.document, json!({"use": {"title": "kept"}}));
+        assert!(shrunk.complete);
+        let cycle = json!({"$componentRef": "#/D"});
+        let document = json!({"D": {"items": {"$componentRef": "#/D"}}});
+        assert_eq!(inlined(&document, &cycle), None);
     }
 
     #[test]
