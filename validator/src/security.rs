@@ -47,15 +47,21 @@ enum Kind {
 }
 
 impl Kind {
+    /// Every kind with the `type` value that names it.
+    const NAMED: [(&'static str, Kind); 4] = [
+        ("http", Kind::Http),
+        ("apiKey", Kind::ApiKey),
+        ("oauth2", Kind::OAuth2),
+        ("openIdConnect", Kind::OpenIdConnect),
+    ];
+
     /// The kind a `type` value names, compared exactly.
     fn of(value: Option<&Value>) -> Option<Kind> {
-        match value?.as_str()? {
-            "http" => Some(Kind::Http),
-            "apiKey" => Some(Kind::ApiKey),
-            "oauth2" => Some(Kind::OAuth2),
-            "openIdConnect" => Some(Kind::OpenIdConnect),
-            _ => None,
-        }
+        let value = value?.as_str()?;
+        Kind::NAMED
+            .iter()
+            .find(|(name, _)| *name == value)
+            .map(|(_, kind)| *kind)
     }
 
     /// The members this kind requires besides `type`.
@@ -176,17 +182,14 @@ fn check_schemes<'a>(root: &'a Map<String, Value>, report: &mut Report) -> Schem
 /// is reported at `type` alone.
 fn check_scheme(scheme: &Map<String, Value>, at: &Pointer, report: &mut Report) {
     let Some(kind) = Kind::of(scheme.get("type")) else {
-        let (place, message) = match scheme.get("type") {
-            None => (at.clone(), "`type` is missing".to_owned()),
-            Some(Value::String(name)) => (
-                at.key("type"),
-                format!(
-                    "`{name}` is not a security scheme type: `http`, `apiKey`, `oauth2` or `openIdConnect`"
-                ),
-            ),
-            Some(_) => (at.key("type"), "`type` must be a string".to_owned()),
-        };
-        report.error(rule::SECURITY_SCHEME_SHAPE, &place, message);
+        let kinds = Kind::NAMED.map(|(name, _)| name);
+        report.unknown_kind(
+            rule::SECURITY_SCHEME_SHAPE,
+            scheme,
+            at,
+            "security scheme",
+            &kinds,
+        );
         return;
     };
     for member in kind.required() {

@@ -42,14 +42,28 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// Every kind with the `type` value that names it.
+    const NAMED: [(&'static str, Kind); 3] = [
+        ("streamable-http", Kind::StreamableHttp),
+        ("stdio", Kind::Stdio),
+        ("sse", Kind::Sse),
+    ];
+
     /// The kind a `type` value names, compared exactly.
     fn of(value: Option<&Value>) -> Option<Kind> {
-        match value?.as_str()? {
-            "streamable-http" => Some(Kind::StreamableHttp),
-            "stdio" => Some(Kind::Stdio),
-            "sse" => Some(Kind::Sse),
-            _ => None,
-        }
+        let value = value?.as_str()?;
+        Kind::NAMED
+            .iter()
+            .find(|(name, _)| *name == value)
+            .map(|(_, kind)| *kind)
+    }
+
+    /// The `type` value that names this kind.
+    fn name(self) -> &'static str {
+        Kind::NAMED
+            .iter()
+            .find(|(_, kind)| *kind == self)
+            .map_or("", |(name, _)| name)
     }
 
     /// The member this kind requires besides `type`: where the server is.
@@ -163,15 +177,8 @@ fn check_list(root: &Map<String, Value>, report: &mut Report) {
 fn check_shape(transport: &Transport<'_>, report: &mut Report) {
     let (object, at) = (transport.object, &transport.pointer);
     let Some(kind) = transport.kind else {
-        let (place, message) = match object.get("type") {
-            None => (at.clone(), "`type` is missing".to_owned()),
-            Some(Value::String(name)) => (
-                at.key("type"),
-                format!("`{name}` is not a transport type: `streamable-http`, `stdio` or `sse`"),
-            ),
-            Some(_) => (at.key("type"), "`type` must be a string".to_owned()),
-        };
-        report.error(rule::TRANSPORT_SHAPE, &place, message);
+        let kinds = Kind::NAMED.map(|(name, _)| name);
+        report.unknown_kind(rule::TRANSPORT_SHAPE, object, at, "transport", &kinds);
         return;
     };
     if !object.contains_key(kind.required()) {
@@ -203,18 +210,9 @@ fn check_shape(transport: &Transport<'_>, report: &mut Report) {
             _ => report.error(
                 rule::TRANSPORT_SHAPE,
                 &at,
-                format!("a `{}` transport has no member `{member}`", kind_name(kind)),
+                format!("a `{}` transport has no member `{member}`", kind.name()),
             ),
         }
-    }
-}
-
-/// The `type` value of `kind`.
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::StreamableHttp => "streamable-http",
-        Kind::Stdio => "stdio",
-        Kind::Sse => "sse",
     }
 }
 
