@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod capability;
 mod component;
 mod document;
 mod elicitation;
@@ -66,6 +67,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     interaction::check(&model, &mut report);
     transport::check(&model, revision, &mut report);
     security::check(&model, &mut report);
+    capability::check(&model, revision, &mut report);
     report.finish()
 }
 

@@ -107,6 +107,15 @@ impl<'a> Key<'a> {
     }
 }
 
+/// Whether `identifier` is an MCP extension identifier (Section 8.4): the
+/// mandatory-prefix form of a `_meta` key, `prefix/name` with at least one
+/// label and a non-empty name.
+pub(crate) fn is_extension_identifier(identifier: &str) -> bool {
+    identifier.split_once('/').is_some_and(|(prefix, name)| {
+        !name.is_empty() && prefix.split('.').all(is_label) && is_name(name)
+    })
+}
+
 /// A prefix label: a letter, then letters, digits or hyphens, ending with
 /// a letter or digit.
 fn is_label(label: &str) -> bool {

@@ -215,16 +215,50 @@ pub const SECURITY_NON_OAUTH_SCOPES: &str = "mcpdesc.security.non-oauth-scopes";
 /// scheme does not list.
 pub const SECURITY_UNCATALOGUED_SCOPE: &str = "mcpdesc.security.uncatalogued-scope";
 
+/// `capabilities` is a non-empty array of Capabilities Objects, each with
+/// the members of Section 8.2 of their types, closed `tools`, `resources`,
+/// `prompts` and `tasks`, and nothing else but `protocolVersions` and `x-`
+/// extensions.
+pub const CAPABILITIES_SHAPE: &str = "mcpdesc.capabilities.shape";
+
+/// An explicit Capabilities Object scope is an array of strings,
+/// non-empty, naming each revision once, and a subset of the root scope.
+pub const CAPABILITIES_PROTOCOL_SCOPE: &str = "mcpdesc.capabilities.protocol-scope";
+
+/// At most one Capabilities Object applies to a revision.
+pub const CAPABILITIES_SCOPE_OVERLAP: &str = "mcpdesc.capabilities.scope-overlap";
+
+/// `completions` is used only from MCP 2025-03-26 on, core `tasks` only in
+/// MCP 2025-11-25.
+pub const CAPABILITIES_PROTOCOL_VERSION: &str = "mcp.capabilities.protocol-version";
+
+/// A warning: `extensions` applies to a revision before MCP 2026-07-28.
+pub const CAPABILITIES_EXTENSIONS_PRE_STANDARD: &str = "mcp.capabilities.extensions-pre-standard";
+
+/// A warning: `logging` applies to MCP 2026-07-28, where it is deprecated.
+pub const CAPABILITIES_LOGGING_DEPRECATED: &str = "mcp.capabilities.logging-deprecated";
+
+/// An `extensions` map is a non-empty object whose keys are `prefix/name`
+/// identifiers and whose values are objects.
+pub const EXTENSIONS_IDENTIFIER: &str = "mcp.extensions.identifier";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
+    CAPABILITIES_EXTENSIONS_PRE_STANDARD,
+    CAPABILITIES_LOGGING_DEPRECATED,
+    CAPABILITIES_PROTOCOL_VERSION,
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
     ELICITATION_FORM_SCHEMA_VOCABULARY,
     ELICITATION_PROTOCOL_VERSION,
+    EXTENSIONS_IDENTIFIER,
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
     TRANSPORT_LEGACY_SSE,
     TRANSPORT_PROTOCOL_VERSION,
+    CAPABILITIES_PROTOCOL_SCOPE,
+    CAPABILITIES_SCOPE_OVERLAP,
+    CAPABILITIES_SHAPE,
     COMPONENT_NAME,
     COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 29] = [
+const STRUCTURAL_RULES: [&str; 31] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -53,6 +53,8 @@ const STRUCTURAL_RULES: [&str; 29] = [
     "mcpdesc.security.scheme-name",
     "mcpdesc.security.oauth-flows",
     "mcpdesc.security.requirement-shape",
+    "mcpdesc.capabilities.shape",
+    "mcp.extensions.identifier",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
