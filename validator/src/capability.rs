@@ -224,8 +224,24 @@ fn check_tasks(value: &Value, at: &Pointer, report: &mut Report) {
     }
 }
 
+/// The official MCP extensions this validator recognizes, the extension
+/// catalogue Section 8.4 lets a validator use: the identifiers
+/// <https://modelcontextprotocol.io/extensions/overview> lists as official
+/// on 2026-09-04, its effective date. It lists no experimental extension.
+/// The suite pins the same catalogue in the decisions of
+/// `mcpdesc.extensions.reserved-identifier`.
+const OFFICIAL_EXTENSIONS: [&str; 4] = [
+    "io.modelcontextprotocol/enterprise-managed-authorization",
+    "io.modelcontextprotocol/oauth-client-credentials",
+    "io.modelcontextprotocol/tasks",
+    "io.modelcontextprotocol/ui",
+];
+
 /// `mcp.extensions.identifier` on an `extensions` map: a non-empty object
-/// whose keys are `prefix/name` identifiers and whose values are objects.
+/// whose keys are `prefix/name` identifiers and whose values are objects;
+/// and `mcpdesc.extensions.reserved-identifier`, the warning for a
+/// well-formed identifier under a prefix MCP reserves that the catalogue
+/// does not list.
 pub(crate) fn check_extensions(value: &Value, at: &Pointer, report: &mut Report) {
     let Value::Object(map) = value else {
         report.error(
@@ -249,6 +265,17 @@ pub(crate) fn check_extensions(value: &Value, at: &Pointer, report: &mut Report)
                 rule::EXTENSIONS_IDENTIFIER,
                 &at,
                 "an extension identifier is `prefix/name`: dot-separated labels, `/`, and a name",
+            );
+        } else if meta::has_reserved_prefix(identifier)
+            && !OFFICIAL_EXTENSIONS.contains(&identifier.as_str())
+        {
+            report.warning(
+                rule::EXTENSIONS_RESERVED_IDENTIFIER,
+                &at,
+                format!(
+                    "`{identifier}` is under a prefix MCP reserves, and the extension catalogue \
+                     of 2026-09-04 does not list it"
+                ),
             );
         }
         if !settings.is_object() {
@@ -328,6 +355,7 @@ mod tests {
         CAPABILITIES_LOGGING_DEPRECATED as LOGGING, CAPABILITIES_PROTOCOL_SCOPE as SCOPE,
         CAPABILITIES_PROTOCOL_VERSION as VERSION, CAPABILITIES_SCOPE_OVERLAP as OVERLAP,
         CAPABILITIES_SHAPE as SHAPE, EXTENSIONS_IDENTIFIER as IDENTIFIER,
+        EXTENSIONS_RESERVED_IDENTIFIER as RESERVED,
         PROTOCOL_LEGACY_VALIDATION_INCOMPLETE as LEGACY,
     };
     use crate::tests::{E, W, assert_findings, with};
@@ -485,6 +513,44 @@ mod tests {
             &doc,
             R2026_07_28,
             &[(IDENTIFIER, "/capabilities/0/extensions", E)],
+        );
+    }
+
+    #[test]
+    fn reserved_identifiers_outside_the_catalogue_are_warned_about() {
+        let doc = capabilities(json!([{"extensions": {
+            "io.modelcontextprotocol/ui": {},
+            "io.modelcontextprotocol/tasks": {},
+            "io.modelcontextprotocol/future-capability": {},
+            "dev.mcp/beta": {},
+            "mcp.example/a": {},
+            "com.example/mcp": {},
+            "io.ModelContextProtocol/a": {},
+            "io.modelcontextprotocol/": {},
+            "io.mcp.example/a": true
+        }}]));
+        assert_findings(
+            &doc,
+            R2026_07_28,
+            &[
+                (
+                    IDENTIFIER,
+                    "/capabilities/0/extensions/io.mcp.example~1a",
+                    E,
+                ),
+                (
+                    IDENTIFIER,
+                    "/capabilities/0/extensions/io.modelcontextprotocol~1",
+                    E,
+                ),
+                (RESERVED, "/capabilities/0/extensions/dev.mcp~1beta", W),
+                (RESERVED, "/capabilities/0/extensions/io.mcp.example~1a", W),
+                (
+                    RESERVED,
+                    "/capabilities/0/extensions/io.modelcontextprotocol~1future-capability",
+                    W,
+                ),
+            ],
         );
     }
 

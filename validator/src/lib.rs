@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod capability;
+mod client_requirements;
 mod component;
 mod document;
 mod elicitation;
@@ -68,6 +69,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     transport::check(&model, revision, &mut report);
     security::check(&model, &mut report);
     capability::check(&model, revision, &mut report);
+    client_requirements::check(&model, revision, &mut report);
     report.finish()
 }
 

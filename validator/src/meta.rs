@@ -116,6 +116,13 @@ pub(crate) fn is_extension_identifier(identifier: &str) -> bool {
     })
 }
 
+/// Whether the prefix of the extension identifier `identifier` is
+/// reserved for MCP (Section 8.4): its second label is `modelcontextprotocol`
+/// or `mcp`, compared exactly, as for `_meta` keys from 2026-07-28 on.
+pub(crate) fn has_reserved_prefix(identifier: &str) -> bool {
+    Key::parse(identifier).is_some_and(|key| key.reserved_under(SECOND_LABEL_RULE))
+}
+
 /// A prefix label: a letter, then letters, digits or hyphens, ending with
 /// a letter or digit.
 fn is_label(label: &str) -> bool {

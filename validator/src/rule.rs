@@ -242,11 +242,29 @@ pub const CAPABILITIES_LOGGING_DEPRECATED: &str = "mcp.capabilities.logging-depr
 /// identifiers and whose values are objects.
 pub const EXTENSIONS_IDENTIFIER: &str = "mcp.extensions.identifier";
 
+/// A warning: an extension identifier under a prefix MCP reserves that the
+/// validator's extension catalogue does not list.
+pub const EXTENSIONS_RESERVED_IDENTIFIER: &str = "mcpdesc.extensions.reserved-identifier";
+
+/// `clientRequirements` is a non-empty object without `protocolVersions`
+/// whose capabilities and settings are objects (Section 8.5).
+pub const CLIENT_REQUIREMENTS_SHAPE: &str = "mcpdesc.client-requirements.shape";
+
+/// A client requirement names only capabilities and members the client
+/// capabilities of each revision in the primitive's scope define.
+pub const CLIENT_REQUIREMENTS_PROTOCOL_VERSION: &str = "mcp.client-requirements.protocol-version";
+
+/// A warning: a client requirement names a capability or member its
+/// revision deprecates.
+pub const CLIENT_REQUIREMENTS_DEPRECATED: &str = "mcp.client-requirements.deprecated";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
     CAPABILITIES_LOGGING_DEPRECATED,
     CAPABILITIES_PROTOCOL_VERSION,
+    CLIENT_REQUIREMENTS_DEPRECATED,
+    CLIENT_REQUIREMENTS_PROTOCOL_VERSION,
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
     ELICITATION_FORM_SCHEMA_VOCABULARY,
     ELICITATION_PROTOCOL_VERSION,
@@ -259,6 +277,7 @@ pub const ALL: &[&str] = &[
     CAPABILITIES_PROTOCOL_SCOPE,
     CAPABILITIES_SCOPE_OVERLAP,
     CAPABILITIES_SHAPE,
+    CLIENT_REQUIREMENTS_SHAPE,
     COMPONENT_NAME,
     COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,
@@ -273,6 +292,7 @@ pub const ALL: &[&str] = &[
     ELICITATION_SHAPE,
     ELICITATION_TEXT,
     ELICITATION_URL,
+    EXTENSIONS_RESERVED_IDENTIFIER,
     ICON_SHAPE,
     INTERACTION_DECLARATION,
     INTERACTION_NAME,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 31] = [
+const STRUCTURAL_RULES: [&str; 32] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -55,6 +55,7 @@ const STRUCTURAL_RULES: [&str; 31] = [
     "mcpdesc.security.requirement-shape",
     "mcpdesc.capabilities.shape",
     "mcp.extensions.identifier",
+    "mcpdesc.client-requirements.shape",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
