@@ -1,6 +1,6 @@
 """The rules of the `document`, `elicitation`, `interaction`, `tags`,
-`components`, `transports` and `security` suites, and the `serialization`
-suite's for JSON text, written from the
+`components`, `transports`, `security` and `capabilities` suites, and the
+`serialization` suite's for JSON text, written from the
 specification material alone (the seeds, spec-facts.md and the suite
 catalogs), never from the Rust reference validator.
 
@@ -78,6 +78,14 @@ SCOPE_UNIQUE = "mcpdesc.security.scope-unique"
 NON_OAUTH_SCOPES = "mcpdesc.security.non-oauth-scopes"
 UNCATALOGUED_SCOPE = "mcpdesc.security.uncatalogued-scope"
 
+CAPABILITIES_SHAPE = "mcpdesc.capabilities.shape"
+CAPABILITIES_SCOPE = "mcpdesc.capabilities.protocol-scope"
+CAPABILITIES_OVERLAP = "mcpdesc.capabilities.scope-overlap"
+CAPABILITIES_REVISION = "mcp.capabilities.protocol-version"
+EXTENSIONS_PRE_STANDARD = "mcp.capabilities.extensions-pre-standard"
+LOGGING_DEPRECATED = "mcp.capabilities.logging-deprecated"
+EXTENSION_IDENTIFIER = "mcp.extensions.identifier"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -141,6 +149,13 @@ ALL_RULES = [
     SCOPE_UNIQUE,
     NON_OAUTH_SCOPES,
     UNCATALOGUED_SCOPE,
+    CAPABILITIES_SHAPE,
+    CAPABILITIES_SCOPE,
+    CAPABILITIES_OVERLAP,
+    CAPABILITIES_REVISION,
+    EXTENSIONS_PRE_STANDARD,
+    LOGGING_DEPRECATED,
+    EXTENSION_IDENTIFIER,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -447,6 +462,7 @@ def validate(document, revision, context):
     check_root_protocol_versions(document, context, findings)
     root_scope = root_scope_of(document, context)
     check_transports(document, revision, root_scope, findings)
+    check_capabilities(document, revision, root_scope, findings)
     # Security is unscoped: judged alike under every revision.
     check_security(document, findings)
     check_tag_catalogue(document, findings)
@@ -863,6 +879,219 @@ def check_transport_coverage(document, revision, served, findings):
                 "no transport serves MCP %s" % revision,
             )
             return
+
+
+# --- Capabilities (Section 8 of 0.8.0) -------------------------------------
+#
+# The root `capabilities`: Capabilities Objects, each declared for the
+# revisions of its protocol scope. An object's shape, its scope and its
+# `extensions` map are the same under every revision; which members a
+# revision defines, and whether two objects claim the same revision, are
+# judged under the case's revision, for the objects whose scope includes it.
+
+CAPABILITIES = "capabilities"
+EXTENSIONS = "extensions"
+TASKS = "tasks"
+# Section 8.2 and 8.3: the capabilities of boolean flags, each closed but
+# for `x-` extensions (Section 8.4).
+CAPABILITY_FLAGS = {
+    "tools": {"listChanged": bool},
+    "resources": {"subscribe": bool, "listChanged": bool},
+    "prompts": {"listChanged": bool},
+}
+# Objects whose content is not inspected.
+OPEN_CAPABILITIES = ("completions", "logging", "experimental")
+# Core `tasks` is MCP's payload carried as is: closed at every level, `x-`
+# members included (no extension location). Each member is an object; a
+# table says which members that object may hold, None that its content is
+# not inspected.
+TASKS_MEMBERS = {"list": None, "cancel": None, "requests": {"tools": {"call": None}}}
+# Members another rule judges: the scope and the extension map.
+SCOPE_MEMBER = "protocolVersions"
+# The revisions of the members (Section 8.2 and 8.4), compared as dates: a
+# revision after the newest behaves as the newest does.
+FIRST_COMPLETIONS_REVISION = "2025-03-26"
+CORE_TASKS_REVISION = "2025-11-25"
+FIRST_FORMAL_EXTENSIONS_REVISION = "2026-07-28"
+LOGGING_DEPRECATED_SINCE = "2026-07-28"
+# An extension identifier's name (after the prefix and its `/`): non-empty,
+# starting and ending with a letter or digit. The prefix's labels are a
+# `_meta` key prefix's (PREFIX_LABEL).
+EXTENSION_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
+def check_capabilities(document, revision, root_scope, findings):
+    if CAPABILITIES not in document:
+        return
+    capabilities = document[CAPABILITIES]
+    if not isinstance(capabilities, list) or not capabilities:
+        findings.error(
+            CAPABILITIES_SHAPE, pointer(CAPABILITIES), "`capabilities` must be a non-empty array"
+        )
+        return
+    # The objects whose effective scope includes the case's revision, in
+    # document order.
+    applying = []
+    for index, capability in enumerate(capabilities):
+        at = (CAPABILITIES, index)
+        if not isinstance(capability, dict):
+            # Not an object: it applies to nothing; the others are checked.
+            findings.error(
+                CAPABILITIES_SHAPE, pointer(*at), "a Capabilities Object must be an object"
+            )
+            continue
+        check_capability_members(capability, at, findings)
+        # Under every revision, whatever the object's scope.
+        check_extension_map(capability, at, findings)
+        scope = check_capability_scope(capability, at, root_scope, findings)
+        if revision in scope:
+            check_capability_revision(capability, at, revision, findings)
+            applying.append((at, capability))
+    check_scope_overlap(applying, findings)
+
+
+def check_capability_members(capability, at, findings):
+    """The Capabilities Object's members but its scope and its extension
+    map (other rules'); an `x-` member (a case-sensitive prefix) is never
+    looked at."""
+    for member, held in capability.items():
+        if member.startswith(EXTENSION_PREFIX) or member in (SCOPE_MEMBER, EXTENSIONS):
+            continue
+        where = at + (member,)
+        if member not in CAPABILITY_FLAGS and member not in OPEN_CAPABILITIES and member != TASKS:
+            # `sampling`, `roots` and `elicitation` are the client's.
+            findings.error(
+                CAPABILITIES_SHAPE, pointer(*where), "`%s` is not a server capability" % member
+            )
+        elif not isinstance(held, dict):
+            findings.error(CAPABILITIES_SHAPE, pointer(*where), "`%s` must be an object" % member)
+        elif member in CAPABILITY_FLAGS:
+            check_closed_object(held, where, CAPABILITY_FLAGS[member], CAPABILITIES_SHAPE, findings)
+        elif member == TASKS:
+            check_tasks(held, where, TASKS_MEMBERS, findings)
+
+
+def check_tasks(value, site, table, findings):
+    """One level of core `tasks`: every member is in `table` (an `x-` one
+    too is unknown) and is an object, which the member's own table closes
+    in turn."""
+    for member, held in value.items():
+        where = site + (member,)
+        if member not in table:
+            findings.error(
+                CAPABILITIES_SHAPE, pointer(*where), "`%s` is not a member of core `tasks`" % member
+            )
+        elif not isinstance(held, dict):
+            findings.error(CAPABILITIES_SHAPE, pointer(*where), "`%s` must be an object" % member)
+        elif table[member] is not None:
+            check_tasks(held, where, table[member], findings)
+
+
+def check_capability_scope(capability, at, root_scope, findings):
+    """Reports an explicit scope's problems once, and returns the object's
+    effective scope. The same rule as a primitive's or a transport's scope;
+    the type of the scope is this rule's too."""
+    if SCOPE_MEMBER not in capability:
+        return root_scope
+    declared = capability[SCOPE_MEMBER]
+    where = pointer(*at, SCOPE_MEMBER)
+    if not isinstance(declared, list):
+        # Reported, then treated as absent: the root scope is inherited.
+        findings.error(CAPABILITIES_SCOPE, where, "`protocolVersions` must be an array")
+        return root_scope
+    # Used as declared for overlap and the revision rules, even when
+    # reported: an empty scope applies to nothing.
+    scope = string_entries(declared)
+    if not declared:
+        findings.error(CAPABILITIES_SCOPE, where, "an explicit scope must not be empty")
+    elif not is_string_list(declared):
+        findings.error(CAPABILITIES_SCOPE, where, "every scope entry must be a string")
+    elif repeats_a_string(declared):
+        findings.error(CAPABILITIES_SCOPE, where, "the scope names a revision twice")
+    elif not scope <= root_scope:
+        findings.error(CAPABILITIES_SCOPE, where, "the scope names revisions the root does not")
+    return scope
+
+
+def check_capability_revision(capability, at, revision, findings):
+    """Under the case's revision, for an object that applies to it: the
+    members that revision lacks (errors, whatever their value) and those it
+    only tolerates (warnings)."""
+    if "completions" in capability and revision < FIRST_COMPLETIONS_REVISION:
+        findings.error(
+            CAPABILITIES_REVISION,
+            pointer(*at, "completions"),
+            "MCP %s defines no `completions` capability" % revision,
+        )
+    if TASKS in capability and revision != CORE_TASKS_REVISION:
+        # Under a later revision too: core `tasks` is not the Tasks extension.
+        findings.error(
+            CAPABILITIES_REVISION,
+            pointer(*at, TASKS),
+            "core `tasks` is MCP %s's only, not %s's" % (CORE_TASKS_REVISION, revision),
+        )
+    if EXTENSIONS in capability and revision < FIRST_FORMAL_EXTENSIONS_REVISION:
+        findings.warning(
+            EXTENSIONS_PRE_STANDARD,
+            pointer(*at, EXTENSIONS),
+            "MCP %s's core schema has no `extensions`: a pre-standard convention is kept"
+            % revision,
+        )
+    if "logging" in capability and revision >= LOGGING_DEPRECATED_SINCE:
+        findings.warning(
+            LOGGING_DEPRECATED,
+            pointer(*at, "logging"),
+            "MCP %s deprecates the `logging` capability" % revision,
+        )
+
+
+def check_scope_overlap(applying, findings):
+    # The first object that applies is the one the revision reads; every
+    # later one breaks "at most one".
+    for at, capability in applying[1:]:
+        site = at + (SCOPE_MEMBER,) if SCOPE_MEMBER in capability else at
+        findings.error(
+            CAPABILITIES_OVERLAP,
+            pointer(*site),
+            "an earlier Capabilities Object already applies to this revision",
+        )
+
+
+def check_extension_map(capability, at, findings):
+    if EXTENSIONS not in capability:
+        return
+    extensions = capability[EXTENSIONS]
+    where = at + (EXTENSIONS,)
+    if not isinstance(extensions, dict) or not extensions:
+        findings.error(
+            EXTENSION_IDENTIFIER, pointer(*where), "`extensions` must be a non-empty object"
+        )
+        return
+    # A protocol namespace, not an extension location: an `x-` key is a key
+    # like any other. One finding per key, whatever is wrong with it.
+    for key, settings in extensions.items():
+        if not is_extension_identifier(key):
+            findings.error(
+                EXTENSION_IDENTIFIER,
+                pointer(*where, key),
+                "`%s` is not a `prefix/name` identifier" % key,
+            )
+        elif not isinstance(settings, dict):
+            findings.error(
+                EXTENSION_IDENTIFIER,
+                pointer(*where, key),
+                "the settings of `%s` must be an object" % key,
+            )
+
+
+def is_extension_identifier(key):
+    """Whether `key` is `prefix/name`: dot-separated labels, a `/`, and a
+    name. Without a `/` the name is empty, which no identifier has; a second
+    `/` falls in the name, which holds none."""
+    prefix, _, name = key.partition("/")
+    return bool(EXTENSION_NAME.fullmatch(name)) and all(
+        PREFIX_LABEL.fullmatch(label) for label in prefix.split(".")
+    )
 
 
 # --- Security (Section 7 of 0.8.0) -----------------------------------------
