@@ -70,6 +70,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     security::check(&model, &mut report);
     capability::check(&model, revision, &mut report);
     client_requirements::check(&model, revision, &mut report);
+    primitive::check_variants(&model.primitives, revision, &mut report);
     report.finish()
 }
 

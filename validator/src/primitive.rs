@@ -1,5 +1,8 @@
 //! Tools, resources, resource templates and prompts: the primitive collections.
 
+use std::collections::HashSet;
+
+use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
 use crate::pointer::Pointer;
@@ -24,7 +27,7 @@ const COMMON_MEMBERS: [&str; 10] = [
 ];
 
 /// The four kinds of primitive a description can hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
     /// A member of `tools`.
     Tool,
@@ -111,6 +114,17 @@ impl Kind {
             || self.own_members().contains(&member)
     }
 
+    /// The member whose value names the primitive a declaration of this
+    /// kind declares: declarations with the same value are variants of one
+    /// primitive (Sections 9.5, 10.5 and 11.1).
+    fn key(self) -> &'static str {
+        match self {
+            Kind::Tool | Kind::Prompt => "name",
+            Kind::Resource => "uri",
+            Kind::ResourceTemplate => "uriTemplate",
+        }
+    }
+
     /// The members that identify a primitive of this kind, with their types.
     fn identity(self) -> &'static [(&'static str, Type)] {
         match self {
@@ -133,6 +147,44 @@ pub(crate) struct Primitive<'a> {
     pub(crate) object: &'a Map<String, Value>,
     /// Its effective protocol scope.
     pub(crate) scope: Scope<'a>,
+}
+
+/// `mcpdesc.primitive.variant-overlap` under `revision`: among the
+/// declarations of one kind whose effective scope includes `revision`, each
+/// one after the first with the same key (a string `name`, `uri` or
+/// `uriTemplate`) is reported, at its `protocolVersions` when it has that
+/// member, else at the declaration, which inherits the root scope.
+pub(crate) fn check_variants(
+    primitives: &[Primitive<'_>],
+    revision: Revision,
+    report: &mut Report,
+) {
+    let mut seen: HashSet<(Kind, &str)> = HashSet::new();
+    for primitive in primitives {
+        let Some(key) = primitive
+            .object
+            .get(primitive.kind.key())
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        if !primitive.scope.includes(revision) || seen.insert((primitive.kind, key)) {
+            continue;
+        }
+        let at = if primitive.object.contains_key(scope::MEMBER) {
+            primitive.pointer.key(scope::MEMBER)
+        } else {
+            primitive.pointer.clone()
+        };
+        report.error(
+            rule::PRIMITIVE_VARIANT_OVERLAP,
+            &at,
+            format!(
+                "another declaration with {} `{key}` already applies to MCP {revision}",
+                primitive.kind.key()
+            ),
+        );
+    }
 }
 
 /// Every primitive that is an object, in document order; collections that are
@@ -235,8 +287,81 @@ mod tests {
     use crate::tests::revisions::*;
     use serde_json::json;
 
-    use crate::rule::PRIMITIVE_SHAPE as SHAPE;
+    use crate::rule::{
+        PRIMITIVE_PROTOCOL_SCOPE as SCOPE, PRIMITIVE_SHAPE as SHAPE,
+        PRIMITIVE_VARIANT_OVERLAP as OVERLAP,
+    };
     use crate::tests::{E, assert_findings, with};
+
+    /// Variants of one primitive may not share a revision: each later one
+    /// in scope is reported, per kind and per key, at its scope or, when
+    /// it inherits the root scope, at the declaration.
+    #[test]
+    fn variants_of_one_primitive_have_disjoint_scopes() {
+        let tool = |name: &str, scope: Option<&[&str]>| {
+            let mut tool = json!({"name": name, "inputSchema": {"type": "object"}});
+            if let Some(scope) = scope {
+                tool["protocolVersions"] = json!(scope);
+            }
+            tool
+        };
+        let doc = with(json!({
+            "tools": [
+                tool("a", Some(&["2025-06-18"])),
+                tool("a", Some(&["2025-11-25"])),
+                tool("b", None),
+                tool("b", Some(&["2026-07-28"])),
+                tool("c", None),
+                {"name": 7, "inputSchema": {"type": "object"}},
+                {"name": 7, "inputSchema": {"type": "object"}}
+            ],
+            "prompts": [{"name": "a"}, {"name": "c"}, {"name": "c", "protocolVersions": "x"}],
+            "resources": [
+                {"uri": "file:///a", "name": "a"},
+                {"uri": "file:///a", "name": "other"},
+                {"uri": "file:///b", "name": "a"}
+            ],
+            "resourceTemplates": [
+                {"uriTemplate": "file:///{x}", "name": "x", "protocolVersions": ["2025-11-25"]},
+                {"uriTemplate": "file:///{x}", "name": "y", "protocolVersions": ["2025-11-25", "2026-07-28"]}
+            ]
+        }));
+        assert_findings(
+            &doc,
+            R2025_06_18,
+            &[
+                (SCOPE, "/prompts/2/protocolVersions", E),
+                (SHAPE, "/tools/5/name", E),
+                (SHAPE, "/tools/6/name", E),
+                (OVERLAP, "/prompts/2/protocolVersions", E),
+                (OVERLAP, "/resources/1", E),
+            ],
+        );
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (SCOPE, "/prompts/2/protocolVersions", E),
+                (SHAPE, "/tools/5/name", E),
+                (SHAPE, "/tools/6/name", E),
+                (OVERLAP, "/prompts/2/protocolVersions", E),
+                (OVERLAP, "/resourceTemplates/1/protocolVersions", E),
+                (OVERLAP, "/resources/1", E),
+            ],
+        );
+        assert_findings(
+            &doc,
+            R2026_07_28,
+            &[
+                (SCOPE, "/prompts/2/protocolVersions", E),
+                (SHAPE, "/tools/5/name", E),
+                (SHAPE, "/tools/6/name", E),
+                (OVERLAP, "/prompts/2/protocolVersions", E),
+                (OVERLAP, "/resources/1", E),
+                (OVERLAP, "/tools/3/protocolVersions", E),
+            ],
+        );
+    }
 
     #[test]
     fn every_kind_with_its_identity_is_clean() {

@@ -20,6 +20,11 @@ pub const PRIMITIVE_SHAPE: &str = "mcpdesc.primitive.shape";
 /// An explicit primitive scope is a non-empty subset of the root scope.
 pub const PRIMITIVE_PROTOCOL_SCOPE: &str = "mcpdesc.primitive.protocol-scope";
 
+/// Declarations of one primitive (one Tool or Prompt `name`, Resource
+/// `uri`, Resource Template `uriTemplate`) have pairwise-disjoint effective
+/// scopes.
+pub const PRIMITIVE_VARIANT_OVERLAP: &str = "mcpdesc.primitive.variant-overlap";
+
 /// A warning: validation under a legacy revision is never complete.
 pub const PROTOCOL_LEGACY_VALIDATION_INCOMPLETE: &str =
     "mcpdesc.protocol.legacy-validation-incomplete";
@@ -300,6 +305,7 @@ pub const ALL: &[&str] = &[
     INTERACTION_SHAPE,
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
+    PRIMITIVE_VARIANT_OVERLAP,
     PROTOCOL_VERSIONS_KNOWN,
     PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,
     REFERENCE_CYCLE,

@@ -160,11 +160,11 @@ mod tests {
         let doc = with(json!({
             "protocolVersions": ["2025-11-25"],
             "tools": [
-                tool(json!({"protocolVersions": ["2025-06-18"]})),
-                tool(json!({"protocolVersions": []})),
-                tool(json!({"protocolVersions": "2025-11-25"})),
-                tool(json!({"protocolVersions": [20251125]})),
-                tool(json!({"protocolVersions": ["2025-11-25", "2025-11-25"]}))
+                tool(json!({"name": "t0", "protocolVersions": ["2025-06-18"]})),
+                tool(json!({"name": "t1", "protocolVersions": []})),
+                tool(json!({"name": "t2", "protocolVersions": "2025-11-25"})),
+                tool(json!({"name": "t3", "protocolVersions": [20251125]})),
+                tool(json!({"name": "t4", "protocolVersions": ["2025-11-25", "2025-11-25"]}))
             ],
             "prompts": [{"name": "p", "protocolVersions": ["2025-11-25", "2099-01-01"]}]
         }));

@@ -244,9 +244,9 @@ mod tests {
         // No catalogue: the strings are free, the list is still a set.
         let doc = with(json!({
             "tools": [
-                tool(json!({"tags": []})),
-                tool(json!({"tags": "a"})),
-                tool(json!({"tags": [1, "a", "b", "a", "a", {"x": 1}]}))
+                tool(json!({"name": "t0", "tags": []})),
+                tool(json!({"name": "t1", "tags": "a"})),
+                tool(json!({"name": "t2", "tags": [1, "a", "b", "a", "a", {"x": 1}]}))
             ],
             "resources": [{"uri": "file:///r", "name": "r", "tags": ["any", "thing"]}]
         }));

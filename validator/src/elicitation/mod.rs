@@ -296,9 +296,9 @@ mod tests {
     fn declarations_must_be_a_non_empty_array_of_objects() {
         let doc = with(json!({
             "tools": [
-                tool(json!({"elicitations": []})),
-                tool(json!({"elicitations": form(json!({}))})),
-                tool(json!({"elicitations": [form(json!({})), "later", null]}))
+                tool(json!({"name": "t0", "elicitations": []})),
+                tool(json!({"name": "t1", "elicitations": form(json!({}))})),
+                tool(json!({"name": "t2", "elicitations": [form(json!({})), "later", null]}))
             ],
             "resources": [{"uri": "file:///a", "name": "a", "elicitations": null}],
             "resourceTemplates": [
