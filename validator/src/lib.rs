@@ -18,6 +18,7 @@ mod document;
 mod elicitation;
 mod icon;
 mod interaction;
+mod kind;
 mod meta;
 pub mod pointer;
 mod primitive;

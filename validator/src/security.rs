@@ -183,7 +183,8 @@ fn check_schemes<'a>(root: &'a Map<String, Value>, report: &mut Report) -> Schem
 fn check_scheme(scheme: &Map<String, Value>, at: &Pointer, report: &mut Report) {
     let Some(kind) = Kind::of(scheme.get("type")) else {
         let kinds = Kind::NAMED.map(|(name, _)| name);
-        report.unknown_kind(
+        crate::kind::unknown_kind(
+            report,
             rule::SECURITY_SCHEME_SHAPE,
             scheme,
             at,

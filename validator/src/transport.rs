@@ -178,7 +178,14 @@ fn check_shape(transport: &Transport<'_>, report: &mut Report) {
     let (object, at) = (transport.object, &transport.pointer);
     let Some(kind) = transport.kind else {
         let kinds = Kind::NAMED.map(|(name, _)| name);
-        report.unknown_kind(rule::TRANSPORT_SHAPE, object, at, "transport", &kinds);
+        crate::kind::unknown_kind(
+            report,
+            rule::TRANSPORT_SHAPE,
+            object,
+            at,
+            "transport",
+            &kinds,
+        );
         return;
     };
     if !object.contains_key(kind.required()) {
