@@ -85,6 +85,10 @@ CAPABILITIES_REVISION = "mcp.capabilities.protocol-version"
 EXTENSIONS_PRE_STANDARD = "mcp.capabilities.extensions-pre-standard"
 LOGGING_DEPRECATED = "mcp.capabilities.logging-deprecated"
 EXTENSION_IDENTIFIER = "mcp.extensions.identifier"
+RESERVED_IDENTIFIER = "mcpdesc.extensions.reserved-identifier"
+CLIENT_REQUIREMENTS_SHAPE = "mcpdesc.client-requirements.shape"
+CLIENT_REQUIREMENTS_REVISION = "mcp.client-requirements.protocol-version"
+CLIENT_REQUIREMENTS_DEPRECATED = "mcp.client-requirements.deprecated"
 
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
@@ -156,6 +160,10 @@ ALL_RULES = [
     EXTENSIONS_PRE_STANDARD,
     LOGGING_DEPRECATED,
     EXTENSION_IDENTIFIER,
+    RESERVED_IDENTIFIER,
+    CLIENT_REQUIREMENTS_SHAPE,
+    CLIENT_REQUIREMENTS_REVISION,
+    CLIENT_REQUIREMENTS_DEPRECATED,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -483,6 +491,7 @@ def validate(document, revision, context):
             scope = check_primitive_scope(primitive, at, root_scope, findings)
             check_meta(primitive, at, scope, revision, findings)
             check_declarations(document, primitive, at, scope, revision, findings)
+            check_client_requirements(primitive, at, scope, revision, findings)
             if kind == "tools":
                 check_interaction_steps(primitive, at, scope, revision, findings)
                 # Whatever the Tool's scope and the revision (Section 9.4).
@@ -943,6 +952,7 @@ def check_capabilities(document, revision, root_scope, findings):
         check_capability_members(capability, at, findings)
         # Under every revision, whatever the object's scope.
         check_extension_map(capability, at, findings)
+        check_reserved_identifiers(capability, at, findings)
         scope = check_capability_scope(capability, at, root_scope, findings)
         if revision in scope:
             check_capability_revision(capability, at, revision, findings)
@@ -1057,10 +1067,12 @@ def check_scope_overlap(applying, findings):
         )
 
 
-def check_extension_map(capability, at, findings):
-    if EXTENSIONS not in capability:
+def check_extension_map(owner, at, findings):
+    """The `extensions` map of a Capabilities Object or of a
+    `clientRequirements`, under every revision."""
+    if EXTENSIONS not in owner:
         return
-    extensions = capability[EXTENSIONS]
+    extensions = owner[EXTENSIONS]
     where = at + (EXTENSIONS,)
     if not isinstance(extensions, dict) or not extensions:
         findings.error(
@@ -1092,6 +1104,257 @@ def is_extension_identifier(key):
     return bool(EXTENSION_NAME.fullmatch(name)) and all(
         PREFIX_LABEL.fullmatch(label) for label in prefix.split(".")
     )
+
+
+# The extension catalogue the suite pins (Section 8.4 asks a validator to
+# disclose its source, effective date and maturities): an identifier under
+# a prefix MCP reserves that it lists as official draws nothing; any other
+# draws a warning, which names an experimental one's maturity.
+EXTENSION_CATALOGUE_SOURCE = "https://modelcontextprotocol.io/extensions/overview"
+EXTENSION_CATALOGUE_DATE = "2026-09-04"
+OFFICIAL = "official"
+EXPERIMENTAL_MATURITY = "experimental"
+EXTENSION_CATALOGUE = {
+    "io.modelcontextprotocol/enterprise-managed-authorization": OFFICIAL,
+    "io.modelcontextprotocol/oauth-client-credentials": OFFICIAL,
+    "io.modelcontextprotocol/tasks": OFFICIAL,
+    "io.modelcontextprotocol/ui": OFFICIAL,
+}
+MATURITY_NOTES = {
+    EXPERIMENTAL_MATURITY: "is listed as experimental: its maturity needs review",
+}
+UNLISTED_NOTE = "is not listed by the extension catalogue of %s (effective %s)" % (
+    EXTENSION_CATALOGUE_SOURCE,
+    EXTENSION_CATALOGUE_DATE,
+)
+
+
+def check_reserved_identifiers(owner, at, findings):
+    """The keys of `owner`'s `extensions` map (a Capabilities Object's or a
+    `clientRequirements`') under a prefix whose second label MCP reserves,
+    judged under every revision. A malformed key is the identifier rule's
+    error alone; the value is not looked at."""
+    extensions = owner.get(EXTENSIONS)
+    if not isinstance(extensions, dict):
+        return
+    for key in extensions:
+        if not is_extension_identifier(key) or not is_reserved_identifier(key):
+            continue
+        maturity = EXTENSION_CATALOGUE.get(key)
+        if maturity == OFFICIAL:
+            continue
+        findings.warning(
+            RESERVED_IDENTIFIER,
+            pointer(*at, EXTENSIONS, key),
+            "`%s` is under a prefix MCP reserves and %s"
+            % (key, MATURITY_NOTES.get(maturity, UNLISTED_NOTE)),
+        )
+
+
+def is_reserved_identifier(key):
+    """Whether a well-formed identifier's prefix has `modelcontextprotocol`
+    or `mcp` as its second label, compared as written."""
+    labels = key.partition("/")[0].split(".")
+    return len(labels) > 1 and labels[1] in MCP_NAMES
+
+
+# --- Client capability requirements (Section 8.5 of 0.8.0) ------------------
+#
+# A Tool, Resource, Resource Template or Prompt may name, in
+# `clientRequirements`, the client capabilities using it always needs: MCP's
+# `ClientCapabilities`, an open type. Its shape, its `extensions` map and
+# the reserved identifiers in it are judged under every revision, whatever
+# the primitive's scope; which capabilities and settings a revision defines,
+# and which it deprecates, under the case's revision for a primitive whose
+# effective scope includes it. The requirements take the primitive's scope.
+
+CLIENT_REQUIREMENTS = "clientRequirements"
+ROOTS = "roots"
+SAMPLING = "sampling"
+EXPERIMENTAL = "experimental"
+# The members of the table of Section 8.5 below each capability, with what
+# each must be: `bool` a boolean, a table an object whose named members are
+# judged in turn (an empty table: an object not inspected). A member the
+# table does not name is accepted and not inspected; `experimental` is
+# judged apart (every entry an object).
+CLIENT_SETTINGS = {
+    ROOTS: {"listChanged": bool},
+    SAMPLING: {"context": {}, "tools": {}},
+    "elicitation": {"form": {}, "url": {}},
+    TASKS: {
+        "list": {},
+        "cancel": {},
+        "requests": {SAMPLING: {"createMessage": {}}, "elicitation": {"create": {}}},
+    },
+}
+# The revisions that define each capability and setting, as (first, last),
+# None for no bound; compared as dates, so a revision after the newest
+# behaves as the newest does. A name not listed is defined everywhere (an
+# entry of the open type, or a capability every revision has). Core `tasks`
+# members are not listed: they live and die with `tasks`.
+ALWAYS = (None, None)
+CLIENT_CAPABILITY_SPANS = {
+    ROOTS: ALWAYS,
+    SAMPLING: ALWAYS,
+    EXPERIMENTAL: ALWAYS,
+    "elicitation": (FIRST_ELICITATION_REVISION, None),
+    TASKS: (CORE_TASKS_REVISION, CORE_TASKS_REVISION),
+    EXTENSIONS: (FIRST_FORMAL_EXTENSIONS_REVISION, None),
+}
+FIRST_CLIENT_SETTINGS_REVISION = "2025-11-25"
+CLIENT_SETTING_SPANS = {
+    SAMPLING: {
+        "context": (FIRST_CLIENT_SETTINGS_REVISION, None),
+        "tools": (FIRST_CLIENT_SETTINGS_REVISION, None),
+    },
+    "elicitation": {
+        "form": (FIRST_CLIENT_SETTINGS_REVISION, None),
+        "url": (FIRST_CLIENT_SETTINGS_REVISION, None),
+    },
+}
+# From this revision on, a required `roots` is an empty marker, deprecated
+# like sampling's two settings.
+EMPTY_ROOTS_SINCE = "2026-07-28"
+CLIENT_DEPRECATIONS_SINCE = "2026-07-28"
+DEPRECATED_SAMPLING_SETTINGS = ("context", "tools")
+
+
+def check_client_requirements(primitive, at, scope, revision, findings):
+    if CLIENT_REQUIREMENTS not in primitive:
+        return
+    requirements = primitive[CLIENT_REQUIREMENTS]
+    site = at + (CLIENT_REQUIREMENTS,)
+    if not isinstance(requirements, dict) or not requirements:
+        # Any member counts, an `x-` one or `protocolVersions` included.
+        findings.error(
+            CLIENT_REQUIREMENTS_SHAPE,
+            pointer(*site),
+            "`clientRequirements` must be a non-empty object",
+        )
+        return
+    check_requirement_members(requirements, site, findings)
+    # Under every revision, whatever the primitive's scope.
+    check_extension_map(requirements, site, findings)
+    check_reserved_identifiers(requirements, site, findings)
+    if in_scope(scope, revision):
+        check_requirement_revision(requirements, site, revision, findings)
+        check_requirement_deprecations(requirements, site, revision, findings)
+
+
+def check_requirement_members(requirements, site, findings):
+    """Every capability is an object, and so is every entry of
+    `experimental`; the settings the table names have their types. An `x-`
+    member is never looked at; `extensions` is the identifier rule's."""
+    for member, held in requirements.items():
+        if member.startswith(EXTENSION_PREFIX) or member == EXTENSIONS:
+            continue
+        where = site + (member,)
+        if member == SCOPE_MEMBER:
+            # Whatever its value: the requirements take the primitive's scope.
+            findings.error(
+                CLIENT_REQUIREMENTS_SHAPE,
+                pointer(*where),
+                "`clientRequirements` takes the primitive's scope, not its own",
+            )
+        elif not isinstance(held, dict):
+            # A capability unknown to every revision included.
+            findings.error(
+                CLIENT_REQUIREMENTS_SHAPE, pointer(*where), "`%s` must be an object" % member
+            )
+        elif member == EXPERIMENTAL:
+            for name, entry in held.items():
+                if not isinstance(entry, dict):
+                    findings.error(
+                        CLIENT_REQUIREMENTS_SHAPE,
+                        pointer(*where, name),
+                        "the experimental capability `%s` must be an object" % name,
+                    )
+        elif member in CLIENT_SETTINGS:
+            check_requirement_settings(held, where, CLIENT_SETTINGS[member], findings)
+
+
+def check_requirement_settings(value, site, table, findings):
+    """One level below a known capability: the members `table` names have
+    their types (reported at the deepest one); the others are open."""
+    for member, expected in table.items():
+        if member not in value:
+            continue
+        held = value[member]
+        where = site + (member,)
+        if expected is bool:
+            if not isinstance(held, bool):
+                findings.error(
+                    CLIENT_REQUIREMENTS_SHAPE, pointer(*where), "`%s` must be a boolean" % member
+                )
+        elif not isinstance(held, dict):
+            findings.error(
+                CLIENT_REQUIREMENTS_SHAPE, pointer(*where), "`%s` must be an object" % member
+            )
+        else:
+            check_requirement_settings(held, where, expected, findings)
+
+
+def defines(span, revision):
+    first, last = span
+    return (first is None or revision >= first) and (last is None or revision <= last)
+
+
+def check_requirement_revision(requirements, site, revision, findings):
+    """Under the case's revision: each capability it lacks, at the
+    capability (not below it), whatever its value; each setting it lacks of
+    a capability it has; and, where `roots` is an empty marker, every member
+    of a required `roots`."""
+    for member, held in requirements.items():
+        span = CLIENT_CAPABILITY_SPANS.get(member)
+        if span is None:
+            continue
+        where = site + (member,)
+        if not defines(span, revision):
+            findings.error(
+                CLIENT_REQUIREMENTS_REVISION,
+                pointer(*where),
+                "MCP %s's client capabilities have no `%s`" % (revision, member),
+            )
+            continue
+        if not isinstance(held, dict):
+            continue
+        if member == ROOTS and revision >= EMPTY_ROOTS_SINCE:
+            for name in held:
+                findings.error(
+                    CLIENT_REQUIREMENTS_REVISION,
+                    pointer(*where, name),
+                    "under MCP %s a required `roots` is empty" % revision,
+                )
+        for name, setting_span in CLIENT_SETTING_SPANS.get(member, {}).items():
+            if name in held and not defines(setting_span, revision):
+                findings.error(
+                    CLIENT_REQUIREMENTS_REVISION,
+                    pointer(*where, name),
+                    "MCP %s's `%s` capability has no `%s`" % (revision, member, name),
+                )
+
+
+def check_requirement_deprecations(requirements, site, revision, findings):
+    """Under a revision that deprecates them: a required `roots` and
+    sampling's `context` and `tools`, whatever they hold."""
+    if revision < CLIENT_DEPRECATIONS_SINCE:
+        return
+    if ROOTS in requirements:
+        findings.warning(
+            CLIENT_REQUIREMENTS_DEPRECATED,
+            pointer(*site, ROOTS),
+            "MCP %s deprecates the `roots` capability" % revision,
+        )
+    sampling = requirements.get(SAMPLING)
+    if not isinstance(sampling, dict):
+        return
+    for name in DEPRECATED_SAMPLING_SETTINGS:
+        if name in sampling:
+            findings.warning(
+                CLIENT_REQUIREMENTS_DEPRECATED,
+                pointer(*site, SAMPLING, name),
+                "MCP %s deprecates sampling's `%s` setting" % (revision, name),
+            )
 
 
 # --- Security (Section 7 of 0.8.0) -----------------------------------------
