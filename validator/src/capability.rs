@@ -360,14 +360,6 @@ mod tests {
     };
     use crate::tests::{E, W, assert_findings, with};
 
-    const FIVE: [&str; 5] = [
-        "2024-11-05",
-        "2025-03-26",
-        "2025-06-18",
-        "2025-11-25",
-        "2026-07-28",
-    ];
-
     fn capabilities(list: Value) -> Value {
         with(json!({"capabilities": list}))
     }

@@ -20,7 +20,7 @@ use crate::pointer::Pointer;
 use crate::report::Report;
 use crate::rule;
 use crate::scope;
-use crate::value::is_extension;
+use crate::value::{self, is_extension};
 
 /// The primitive member that holds the requirements.
 const MEMBER: &str = "clientRequirements";
@@ -220,23 +220,17 @@ fn check_holds(value: &Value, holds: Holds, at: &Pointer, report: &mut Report) {
         }
         Holds::Boolean if !value.is_boolean() => "this flag must be a boolean",
         Holds::ObjectOfObjects => {
-            let Value::Object(entries) = value else {
-                report.error(
-                    rule::CLIENT_REQUIREMENTS_SHAPE,
-                    at,
+            value::check_map_of(
+                value,
+                at,
+                Value::is_object,
+                rule::CLIENT_REQUIREMENTS_SHAPE,
+                [
                     "`experimental` must be an object of capability objects",
-                );
-                return;
-            };
-            for (name, entry) in entries {
-                if !entry.is_object() {
-                    report.error(
-                        rule::CLIENT_REQUIREMENTS_SHAPE,
-                        &at.key(name),
-                        "an experimental capability must be an object",
-                    );
-                }
-            }
+                    "an experimental capability must be an object",
+                ],
+                report,
+            );
             return;
         }
         Holds::Extensions => {
@@ -333,14 +327,6 @@ mod tests {
     };
     use crate::tests::revisions::*;
     use crate::tests::{E, W, assert_findings, tool, with};
-
-    const FIVE: [&str; 5] = [
-        "2024-11-05",
-        "2025-03-26",
-        "2025-06-18",
-        "2025-11-25",
-        "2026-07-28",
-    ];
 
     /// A document for every revision whose one Tool requires `requirements`.
     fn requiring(requirements: Value) -> Value {

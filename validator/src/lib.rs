@@ -234,6 +234,16 @@ pub(crate) mod tests {
         /// A later revision.
         pub(crate) const R2026_07_28: Revision = Revision::of("2026-07-28");
 
+        /// The five revisions of the suite as a document's root
+        /// `protocolVersions` writes them, oldest first.
+        pub(crate) const FIVE: [&str; 5] = [
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28",
+        ];
+
         /// Every revision of the suite, oldest first.
         pub(crate) fn all() -> Vec<Revision> {
             super::suite_revisions().iter().collect()

@@ -15,7 +15,7 @@ use crate::pointer::Pointer;
 use crate::report::Report;
 use crate::rule;
 use crate::scope::{self, Scope};
-use crate::value::is_extension;
+use crate::value::{self, is_extension};
 
 /// The root member that lists the transports.
 pub(crate) const MEMBER: &str = "transports";
@@ -247,19 +247,17 @@ fn check_args(value: &Value, at: &Pointer, report: &mut Report) {
 /// A stdio transport's `env`: an object whose values are strings, each
 /// variable judged.
 fn check_env(value: &Value, at: &Pointer, report: &mut Report) {
-    let Value::Object(variables) = value else {
-        report.error(rule::TRANSPORT_SHAPE, at, "`env` must be an object");
-        return;
-    };
-    for (name, value) in variables {
-        if !value.is_string() {
-            report.error(
-                rule::TRANSPORT_SHAPE,
-                &at.key(name),
-                "every environment variable's value must be a string",
-            );
-        }
-    }
+    value::check_map_of(
+        value,
+        at,
+        Value::is_string,
+        rule::TRANSPORT_SHAPE,
+        [
+            "`env` must be an object",
+            "every environment variable's value must be a string",
+        ],
+        report,
+    );
 }
 
 /// `mcp.transport.protocol-version` and `mcp.transport.legacy-sse`: under
@@ -338,14 +336,6 @@ mod tests {
         TRANSPORT_SHAPE as SHAPE, VALUE_URI,
     };
     use crate::tests::{E, W, assert_findings, with};
-
-    const FIVE: [&str; 5] = [
-        "2024-11-05",
-        "2025-03-26",
-        "2025-06-18",
-        "2025-11-25",
-        "2026-07-28",
-    ];
 
     fn transports(list: Value) -> Value {
         with(json!({"transports": list}))

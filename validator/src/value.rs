@@ -1,4 +1,6 @@
-//! Comparing JSON values the way the rules need: as JSON, without recursion.
+//! Comparing JSON values the way the rules need: as JSON, without recursion;
+//! and the one check many member tables share, a map whose values all have
+//! one type.
 //!
 //! Documents are untrusted and may nest arbitrarily deep, so nothing here
 //! recurses on the document's structure.
@@ -8,11 +10,36 @@ use std::collections::HashSet;
 
 use serde_json::{Number, Value};
 
+use crate::pointer::Pointer;
+use crate::report::Report;
+
 /// Whether `member` names a specification extension (Sections 3.7 and
 /// 14.1): it starts with `x-`, compared case-sensitively, so `X-a` is an
 /// ordinary (and, on a closed object, unknown) member.
 pub(crate) fn is_extension(member: &str) -> bool {
     member.starts_with("x-")
+}
+
+/// Checks for `rule` that `value`, at `at`, is an object whose every value
+/// `fits`: one that is no object is reported at `at` with `not_object`, and
+/// each value that does not fit at `<at>/<key>` with `misfit`.
+pub(crate) fn check_map_of(
+    value: &Value,
+    at: &Pointer,
+    fits: fn(&Value) -> bool,
+    rule: &'static str,
+    [not_object, misfit]: [&str; 2],
+    report: &mut Report,
+) {
+    let Value::Object(entries) = value else {
+        report.error(rule, at, not_object);
+        return;
+    };
+    for (key, entry) in entries {
+        if !fits(entry) {
+            report.error(rule, &at.key(key), misfit);
+        }
+    }
 }
 
 /// Whether `text` matches the RFC 3986 `URI` rule: a scheme, ASCII only,
