@@ -25,6 +25,7 @@ SPECIFICATION_VERSION = "mcpdesc.document.specification-version"
 PROTOCOL_VERSIONS_KNOWN = "mcpdesc.protocol-versions.known"
 PRIMITIVE_SHAPE = "mcpdesc.primitive.shape"
 PRIMITIVE_SCOPE = "mcpdesc.primitive.protocol-scope"
+VARIANT_OVERLAP = "mcpdesc.primitive.variant-overlap"
 LEGACY_INCOMPLETE = "mcpdesc.protocol.legacy-validation-incomplete"
 ICON_SHAPE = "mcpdesc.icon.shape"
 VALUE_URI = "mcpdesc.value.uri"
@@ -107,6 +108,7 @@ ALL_RULES = [
     PROTOCOL_VERSIONS_KNOWN,
     PRIMITIVE_SHAPE,
     PRIMITIVE_SCOPE,
+    VARIANT_OVERLAP,
     LEGACY_INCOMPLETE,
     ICON_SHAPE,
     VALUE_URI,
@@ -241,6 +243,16 @@ PRIMITIVE_KINDS = {
     "resources": [("uri", str), ("name", str)],
     "resourceTemplates": [("uriTemplate", str), ("name", str)],
     "prompts": [("name", str)],
+}
+
+# The member that names a primitive among the variants of its collection
+# (Sections 9.5, 10.5, 11.1): declarations sharing it must not share a
+# revision. A Resource's `name` is not its key.
+VARIANT_KEYS = {
+    "tools": "name",
+    "resources": "uri",
+    "resourceTemplates": "uriTemplate",
+    "prompts": "name",
 }
 
 # Section 3.8 closes the four kinds of primitive: each holds only the
@@ -481,6 +493,9 @@ def validate(document, revision, context):
     check_component_references(document, findings)
     check_reference_cycles(document, findings)
     for kind, members in PRIMITIVE_KINDS.items():
+        # The declarations of this collection whose effective scope includes
+        # the case's revision, in document order.
+        applying = []
         for index, primitive in primitives_of(document, kind, members, findings):
             at = (kind, index)
             check_icons(primitive, at, findings)
@@ -489,6 +504,8 @@ def validate(document, revision, context):
             check_tag_list(primitive, at, findings)
             check_tags_declared(primitive, at, catalogue, findings)
             scope = check_primitive_scope(primitive, at, root_scope, findings)
+            if in_scope(scope, revision):
+                applying.append((at, primitive))
             check_meta(primitive, at, scope, revision, findings)
             check_declarations(document, primitive, at, scope, revision, findings)
             check_client_requirements(primitive, at, scope, revision, findings)
@@ -496,6 +513,7 @@ def validate(document, revision, context):
                 check_interaction_steps(primitive, at, scope, revision, findings)
                 # Whatever the Tool's scope and the revision (Section 9.4).
                 check_interaction_examples(document, primitive, at, findings)
+        check_variant_overlap(VARIANT_KEYS[kind], applying, findings)
     return findings.items
 
 
@@ -726,6 +744,29 @@ def check_primitive_scope(primitive, at, root_scope, findings):
     elif root_scope is not None and not scope <= root_scope:
         findings.error(PRIMITIVE_SCOPE, where, "the scope names revisions the root does not")
     return scope
+
+
+def check_variant_overlap(key_member, applying, findings):
+    """Under the case's revision, among one collection's declarations that
+    apply to it: the first with a key is the one the revision reads; every
+    later one with the same key (compared as exact strings) is reported, at
+    its scope when it has one, else at the declaration, which inherits the
+    root's. A key that is not a string is the shape rule's and takes no
+    part."""
+    keys_seen = set()
+    for at, primitive in applying:
+        key = primitive.get(key_member)
+        if not isinstance(key, str):
+            continue
+        if key not in keys_seen:
+            keys_seen.add(key)
+            continue
+        site = at + ("protocolVersions",) if "protocolVersions" in primitive else at
+        findings.error(
+            VARIANT_OVERLAP,
+            pointer(*site),
+            "an earlier declaration of `%s` already applies to this revision" % key,
+        )
 
 
 # --- Transports (Section 6 of 0.8.0) --------------------------------------
