@@ -237,8 +237,16 @@ fn two_blesses_at_once_both_finish_with_the_blessed_tree() {
             fs::remove_file(path).unwrap();
         }
         let (first, second) = (bless(), bless());
-        for child in [first, second] {
-            let output = child.wait_with_output().unwrap();
+        // Each child's stderr is drained while the other runs: waiting on
+        // one before reading the other would leave the other blocked on a
+        // full pipe while it holds the tree's lock, and the first waiting
+        // for that lock (bless's note can name a thousand fixtures).
+        let waiting: Vec<_> = [first, second]
+            .into_iter()
+            .map(|child| std::thread::spawn(move || child.wait_with_output().unwrap()))
+            .collect();
+        for waiter in waiting {
+            let output = waiter.join().unwrap();
             assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
         }
         assert!(
