@@ -332,14 +332,9 @@ fn check_revision(capabilities: &Capabilities<'_>, revision: Revision, report: &
 /// reported, at its `protocolVersions` when it has one, else at the object.
 fn check_overlap(applying: &[Capabilities<'_>], revision: Revision, report: &mut Report) {
     for capabilities in applying.iter().skip(1) {
-        let at = if capabilities.object.contains_key(scope::MEMBER) {
-            capabilities.pointer.key(scope::MEMBER)
-        } else {
-            capabilities.pointer.clone()
-        };
         report.error(
             rule::CAPABILITIES_SCOPE_OVERLAP,
-            &at,
+            &scope::overlap_pointer(capabilities.object, &capabilities.pointer),
             format!("another Capabilities Object already applies to MCP {revision}"),
         );
     }

@@ -171,14 +171,9 @@ pub(crate) fn check_variants(
         if !primitive.scope.includes(revision) || seen.insert((primitive.kind, key)) {
             continue;
         }
-        let at = if primitive.object.contains_key(scope::MEMBER) {
-            primitive.pointer.key(scope::MEMBER)
-        } else {
-            primitive.pointer.clone()
-        };
         report.error(
             rule::PRIMITIVE_VARIANT_OVERLAP,
-            &at,
+            &scope::overlap_pointer(primitive.object, &primitive.pointer),
             format!(
                 "another declaration with {} `{key}` already applies to MCP {revision}",
                 primitive.kind.key()

@@ -93,6 +93,18 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// Where a scope overlap of the declaration `object` at `at` is reported:
+/// at its `protocolVersions` when it has that member (whatever its type),
+/// else at the declaration, which inherits its parent's scope. Capabilities
+/// Objects and primitive variants share this convention.
+pub(crate) fn overlap_pointer(object: &Map<String, Value>, at: &Pointer) -> Pointer {
+    if object.contains_key(MEMBER) {
+        at.key(MEMBER)
+    } else {
+        at.clone()
+    }
+}
+
 /// A top-level declaration's explicit scope (Section 4.10): an array of
 /// strings, non-empty, naming each revision once, and a subset of the root
 /// scope. `rule` names the declaration's own rule
