@@ -200,6 +200,48 @@ impl<'a> Components<'a> {
     }
 }
 
+/// Where findings inside one schema, reached at a use site, are reported
+/// (the `reference-site` convention).
+#[derive(Debug)]
+pub(crate) struct Site {
+    /// The use site: the member that holds the schema or its Reference
+    /// Object (`<declaration>/requestedSchema`, `<tool>/inputSchema`).
+    pub(crate) schema: Pointer,
+    /// Whether the schema was reached through a Reference Object, in which
+    /// case every finding is reported at [`Site::schema`].
+    pub(crate) referenced: bool,
+}
+
+impl Site {
+    /// The site of the schema written at `at` as `written`.
+    pub(crate) fn of(written: &Value, at: Pointer) -> Self {
+        Site {
+            referenced: reference_of(written).is_some(),
+            schema: at,
+        }
+    }
+
+    /// A place inside the schema, `inside` the schema's own pointer; the
+    /// use site when the schema is referenced.
+    pub(crate) fn within(&self, inside: impl FnOnce(Pointer) -> Pointer) -> Pointer {
+        if self.referenced {
+            self.schema.clone()
+        } else {
+            inside(self.schema.clone())
+        }
+    }
+
+    /// The schema's `required` member.
+    pub(crate) fn required(&self) -> Pointer {
+        self.within(|schema| schema.key("required"))
+    }
+
+    /// The property named `name`.
+    pub(crate) fn property(&self, name: &str) -> Pointer {
+        self.within(|schema| schema.key("properties").key(name))
+    }
+}
+
 /// The `$componentRef` of `value`, when it is a Reference Object.
 fn reference_of(value: &Value) -> Option<&Value> {
     value.as_object()?.get(REFERENCE)

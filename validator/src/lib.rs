@@ -29,6 +29,7 @@ mod scope;
 mod security;
 mod serialization;
 mod tag;
+mod tool;
 mod transport;
 mod value;
 
@@ -72,6 +73,8 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     capability::check(&model, revision, &mut report);
     client_requirements::check(&model, revision, &mut report);
     primitive::check_variants(&model.primitives, revision, &mut report);
+    primitive::check_availability(&model.primitives, revision, &mut report);
+    tool::check(&model, revision, &mut report);
     report.finish()
 }
 
@@ -355,6 +358,25 @@ pub(crate) mod tests {
             .into_iter()
             .map(|d| (d.rule, d.path, d.severity))
             .collect()
+    }
+
+    /// As [`assert_findings`], with the legacy warning at `/protocolVersions`
+    /// expected too under a legacy revision.
+    #[track_caller]
+    pub(crate) fn assert_findings_beside_legacy(
+        document: &Value,
+        revision: Revision,
+        expected: &[(&str, &str, Severity)],
+    ) {
+        let mut expected = expected.to_vec();
+        if suite_revisions().is_legacy(revision) {
+            expected.push((
+                crate::rule::PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,
+                "/protocolVersions",
+                W,
+            ));
+        }
+        assert_findings(document, revision, &expected);
     }
 
     /// Asserts that exactly `expected` is found, in any order.

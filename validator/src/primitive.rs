@@ -39,11 +39,13 @@ pub(crate) enum Kind {
     Prompt,
 }
 
-/// The JSON type an identity member must have.
+/// The JSON type a member must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Type {
     String,
     Object,
+    Boolean,
+    Number,
 }
 
 impl Type {
@@ -51,6 +53,8 @@ impl Type {
         match self {
             Type::String => value.is_string(),
             Type::Object => value.is_object(),
+            Type::Boolean => value.is_boolean(),
+            Type::Number => value.is_number(),
         }
     }
 
@@ -58,6 +62,8 @@ impl Type {
         match self {
             Type::String => "a string",
             Type::Object => "an object",
+            Type::Boolean => "a boolean",
+            Type::Number => "a number",
         }
     }
 }
@@ -182,6 +188,116 @@ pub(crate) fn check_variants(
     }
 }
 
+/// The members of the kinds' tables (Sections 9.1, 10.1.1, 10.2.1, 11.1)
+/// that `mcpdesc.primitive.members` types, with the kinds that hold them;
+/// the others have rules of their own.
+const TYPED_MEMBERS: [(&str, &[Kind], Type); 6] = [
+    ("title", &Kind::ALL, Type::String),
+    ("description", &Kind::ALL, Type::String),
+    ("deprecated", &Kind::ALL, Type::Boolean),
+    ("mimeType", &[Kind::Resource, Kind::ResourceTemplate], Type::String),
+    ("size", &[Kind::Resource], Type::Number),
+    ("outputSchema", &[Kind::Tool], Type::Object),
+];
+
+/// `mcpdesc.primitive.members`: each typed member of the kind's table that
+/// is present has its type.
+fn check_members(kind: Kind, object: &Map<String, Value>, at: &Pointer, report: &mut Report) {
+    for &(member, kinds, expected) in &TYPED_MEMBERS {
+        let Some(value) = object.get(member) else {
+            continue;
+        };
+        if kinds.contains(&kind) && !expected.admits(value) {
+            report.error(
+                rule::PRIMITIVE_MEMBERS,
+                &at.key(member),
+                format!("`{member}` must be {}", expected.name()),
+            );
+        }
+    }
+}
+
+/// The revisions that define a member: from `first` on, and before `end`
+/// when it is given.
+#[derive(Debug, Clone, Copy)]
+struct Defined {
+    first: Revision,
+    end: Option<Revision>,
+}
+
+impl Defined {
+    const fn from(first: &str) -> Self {
+        Defined {
+            first: Revision::of(first),
+            end: None,
+        }
+    }
+
+    const fn only(revision: &str, next: &str) -> Self {
+        Defined {
+            first: Revision::of(revision),
+            end: Some(Revision::of(next)),
+        }
+    }
+
+    fn contains(self, revision: Revision) -> bool {
+        self.first <= revision && self.end.is_none_or(|end| revision < end)
+    }
+}
+
+/// The primitive members that not every revision defines (the "Since MCP"
+/// notes of the tables of Sections 9.1, 10.1.1, 10.2.1 and 11.1; `_meta`
+/// has `mcp.meta.protocol-version`, elicitations theirs).
+const AVAILABILITY: [(&str, &[Kind], Defined); 5] = [
+    ("title", &Kind::ALL, Defined::from("2025-06-18")),
+    ("outputSchema", &[Kind::Tool], Defined::from("2025-06-18")),
+    ("annotations", &[Kind::Tool], Defined::from("2025-03-26")),
+    ("execution", &[Kind::Tool], Defined::only("2025-11-25", "2026-07-28")),
+    ("icons", &Kind::ALL, Defined::from("2025-11-25")),
+];
+
+/// A Prompt Argument's `title` (Section 11.2).
+const ARGUMENT_TITLE: Defined = Defined::from("2025-06-18");
+
+/// `mcp.primitive.protocol-version` under `revision`: each member of a
+/// primitive in scope that `revision` does not define, whatever its value.
+pub(crate) fn check_availability(
+    primitives: &[Primitive<'_>],
+    revision: Revision,
+    report: &mut Report,
+) {
+    for primitive in primitives.iter().filter(|p| p.scope.includes(revision)) {
+        for &(member, kinds, defined) in &AVAILABILITY {
+            if kinds.contains(&primitive.kind)
+                && primitive.object.contains_key(member)
+                && !defined.contains(revision)
+            {
+                report.error(
+                    rule::PRIMITIVE_PROTOCOL_VERSION,
+                    &primitive.pointer.key(member),
+                    format!("MCP {revision} defines no `{member}` on this primitive"),
+                );
+            }
+        }
+        if primitive.kind != Kind::Prompt || ARGUMENT_TITLE.contains(revision) {
+            continue;
+        }
+        let Some(Value::Array(arguments)) = primitive.object.get("arguments") else {
+            continue;
+        };
+        let at = primitive.pointer.key("arguments");
+        for (index, argument) in arguments.iter().enumerate() {
+            if argument.as_object().is_some_and(|a| a.contains_key("title")) {
+                report.error(
+                    rule::PRIMITIVE_PROTOCOL_VERSION,
+                    &at.index(index).key("title"),
+                    format!("MCP {revision} defines no `title` on a Prompt Argument"),
+                );
+            }
+        }
+    }
+}
+
 /// Every primitive that is an object, in document order; collections that are
 /// not arrays and items that are not objects are left to [`check`].
 pub(crate) fn collect<'a>(
@@ -258,6 +374,7 @@ pub(crate) fn check(root: &Map<String, Value>, root_scope: Scope<'_>, report: &m
                     Some(_) => {}
                 }
             }
+            check_members(kind, object, &at, report);
             // Closed (Section 3.8): each member the kind's table leaves out.
             for member in object.keys().filter(|member| !kind.defines(member)) {
                 report.error(
@@ -286,7 +403,8 @@ mod tests {
         PRIMITIVE_PROTOCOL_SCOPE as SCOPE, PRIMITIVE_SHAPE as SHAPE,
         PRIMITIVE_VARIANT_OVERLAP as OVERLAP,
     };
-    use crate::tests::{E, assert_findings, with};
+    use crate::rule::{PRIMITIVE_MEMBERS as MEMBERS, PRIMITIVE_PROTOCOL_VERSION as AVAILABLE};
+    use crate::tests::{E, assert_findings, assert_findings_beside_legacy, with};
 
     /// Variants of one primitive may not share a revision: each later one
     /// in scope is reported, per kind and per key, at its scope or, when
@@ -396,7 +514,7 @@ mod tests {
                 "t",
                 {"name": "t"},
                 {"name": 1, "inputSchema": true},
-                {"inputSchema": {}}
+                {"inputSchema": {"type": "object"}}
             ],
             "resources": [{"uri": "file:///a"}, {"uri": 7, "name": "n"}],
             "resourceTemplates": [{"name": "x"}, {"uriTemplate": ["x"], "name": "x"}],
@@ -423,18 +541,87 @@ mod tests {
     }
 
     #[test]
-    fn the_types_of_other_primitive_members_are_not_checked() {
+    fn common_members_have_their_types_on_the_kinds_that_hold_them() {
         let doc = with(json!({
-            "tools": [{"name": "t", "inputSchema": {}, "description": 5, "x-y": []}],
+            "tools": [{
+                "name": "t", "inputSchema": {"type": "object"}, "title": 1,
+                "description": 5, "deprecated": "no", "outputSchema": true, "x-y": []
+            }],
+            "resources": [
+                {"uri": "file:///a", "name": "a", "mimeType": 1, "size": "1"},
+                {"uri": "file:///b", "name": "b", "mimeType": "text/plain", "size": -1.5}
+            ],
+            "resourceTemplates": [{"uriTemplate": "file:///{x}", "name": "x", "mimeType": [], "title": "T"}],
+            "prompts": [{"name": "p", "description": null, "deprecated": false}]
         }));
-        assert_findings(&doc, R2025_11_25, &[]);
+        assert_findings(
+            &doc,
+            R2025_11_25,
+            &[
+                (MEMBERS, "/prompts/0/description", E),
+                (MEMBERS, "/resourceTemplates/0/mimeType", E),
+                (MEMBERS, "/resources/0/mimeType", E),
+                (MEMBERS, "/resources/0/size", E),
+                (MEMBERS, "/tools/0/deprecated", E),
+                (MEMBERS, "/tools/0/description", E),
+                (MEMBERS, "/tools/0/outputSchema", E),
+                (MEMBERS, "/tools/0/title", E),
+            ],
+        );
+    }
+
+    #[test]
+    fn members_are_held_only_under_the_revisions_that_define_them() {
+        let mut doc = with(json!({
+            "tools": [{
+                "name": "t", "inputSchema": {"type": "object"}, "title": "T",
+                "outputSchema": {"type": "object"}, "annotations": {},
+                "execution": {}, "icons": [{"src": "https://example.com/i.png"}]
+            }],
+            "resources": [{"uri": "file:///a", "name": "a", "title": "A", "annotations": {}}],
+            "prompts": [{"name": "p", "arguments": [{"name": "a", "title": "A"}, 5, {"name": "b"}]}]
+        }));
+        doc["protocolVersions"] = json!(FIVE);
+        let members = |revision| -> Vec<&str> {
+            let mut at = vec![];
+            if revision < R2025_06_18 {
+                at.extend([
+                    "/tools/0/title",
+                    "/tools/0/outputSchema",
+                    "/resources/0/title",
+                    "/prompts/0/arguments/0/title",
+                ]);
+            }
+            if revision < R2025_03_26 {
+                at.push("/tools/0/annotations");
+            }
+            if revision != R2025_11_25 {
+                at.push("/tools/0/execution");
+            }
+            if revision < R2025_11_25 {
+                at.push("/tools/0/icons");
+            }
+            at
+        };
+        for revision in FIVE.map(|r| r.parse().unwrap()) {
+            let expected: Vec<_> = members(revision)
+                .into_iter()
+                .map(|at| (AVAILABLE, at, E))
+                .collect();
+            assert_findings_beside_legacy(&doc, revision, &expected);
+        }
+        // A primitive out of the revision's scope is not judged under it.
+        doc["tools"][0]["protocolVersions"] = json!(["2025-11-25"]);
+        doc["resources"][0]["protocolVersions"] = json!(["2025-11-25"]);
+        doc["prompts"][0]["protocolVersions"] = json!(["2025-11-25"]);
+        assert_findings_beside_legacy(&doc, R2024_11_05, &[]);
     }
 
     #[test]
     fn primitives_are_closed_but_for_their_tables_and_extensions() {
         let doc = with(json!({
             "tools": [{
-                "name": "t", "inputSchema": {}, "outputSchema": {}, "execution": {},
+                "name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}, "execution": {},
                 "interactionExamples": {}, "uri": "file:///a", "X-y": 1, "x-z": 2
             }],
             "resources": [{

@@ -263,6 +263,54 @@ pub const CLIENT_REQUIREMENTS_PROTOCOL_VERSION: &str = "mcp.client-requirements.
 /// revision deprecates.
 pub const CLIENT_REQUIREMENTS_DEPRECATED: &str = "mcp.client-requirements.deprecated";
 
+/// Common primitive members have their types: `title` and `description`
+/// strings, `deprecated` a boolean, `mimeType` a string, `size` a number,
+/// `outputSchema` an object.
+pub const PRIMITIVE_MEMBERS: &str = "mcpdesc.primitive.members";
+
+/// A primitive holds a member only when every revision of its effective
+/// scope defines it (`title`, `outputSchema`, `annotations`, `execution`,
+/// `icons`, a Prompt Argument's `title`).
+pub const PRIMITIVE_PROTOCOL_VERSION: &str = "mcp.primitive.protocol-version";
+
+/// A Tool's `inputSchema` has `type: "object"` at its root.
+pub const TOOL_INPUT_SCHEMA_ROOT: &str = "mcp.tool.input-schema.root";
+
+/// Before 2026-07-28, a Tool's `outputSchema` has `type: "object"` at its root.
+pub const TOOL_OUTPUT_SCHEMA_ROOT: &str = "mcp.tool.output-schema.root";
+
+/// Tool schemas declare `$schema` only from 2025-11-25 on, and then a
+/// supported dialect.
+pub const TOOL_SCHEMA_DIALECT: &str = "mcp.tool.schema-dialect";
+
+/// From 2025-11-25 on, Tool schemas are valid under their dialect.
+pub const TOOL_SCHEMA_VALID: &str = "mcp.tool.schema-valid";
+
+/// Before 2025-11-25, Tool schemas have the legacy shape: `properties` an
+/// object of objects, `required` an array of strings.
+pub const TOOL_SCHEMA_LEGACY_SHAPE: &str = "mcp.tool.schema-legacy-shape";
+
+/// A warning: a Tool schema refers to a target outside itself, which is
+/// never retrieved, so its validation is incomplete.
+pub const TOOL_SCHEMA_EXTERNAL_REF: &str = "mcpdesc.tool.schema-external-ref";
+
+/// `x-mcp-header` is an HTTP token on a string, integer or boolean property
+/// reached through `properties` alone.
+pub const TOOL_MCP_HEADER: &str = "mcp.tool.mcp-header";
+
+/// `x-mcp-header` values are unique case-insensitively within an `inputSchema`.
+pub const TOOL_MCP_HEADER_UNIQUE: &str = "mcp.tool.mcp-header.unique";
+
+/// `x-mcp-header` is used only by Tools that apply to 2026-07-28 and later
+/// revisions alone.
+pub const TOOL_MCP_HEADER_PROTOCOL_VERSION: &str = "mcp.tool.mcp-header.protocol-version";
+
+/// Tool `annotations` is an object with a string `title` and boolean hints.
+pub const TOOL_ANNOTATIONS: &str = "mcp.tool.annotations";
+
+/// Tool `execution` is an object holding at most a known `taskSupport`.
+pub const TOOL_EXECUTION: &str = "mcp.tool.execution";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -277,6 +325,17 @@ pub const ALL: &[&str] = &[
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
+    PRIMITIVE_PROTOCOL_VERSION,
+    TOOL_ANNOTATIONS,
+    TOOL_EXECUTION,
+    TOOL_INPUT_SCHEMA_ROOT,
+    TOOL_MCP_HEADER,
+    TOOL_MCP_HEADER_PROTOCOL_VERSION,
+    TOOL_MCP_HEADER_UNIQUE,
+    TOOL_OUTPUT_SCHEMA_ROOT,
+    TOOL_SCHEMA_DIALECT,
+    TOOL_SCHEMA_LEGACY_SHAPE,
+    TOOL_SCHEMA_VALID,
     TRANSPORT_LEGACY_SSE,
     TRANSPORT_PROTOCOL_VERSION,
     CAPABILITIES_PROTOCOL_SCOPE,
@@ -303,6 +362,7 @@ pub const ALL: &[&str] = &[
     INTERACTION_NAME,
     INTERACTION_RESPONSE,
     INTERACTION_SHAPE,
+    PRIMITIVE_MEMBERS,
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
     PRIMITIVE_VARIANT_OVERLAP,
@@ -332,6 +392,7 @@ pub const ALL: &[&str] = &[
     TAG_DECLARED,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
+    TOOL_SCHEMA_EXTERNAL_REF,
     TRANSPORT_COVERAGE,
     TRANSPORT_PROTOCOL_SCOPE,
     TRANSPORT_SHAPE,

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
-use super::Site;
+use crate::component::Site;
 use crate::report::Report;
 use crate::rule;
 use crate::value::{self, Choices};

@@ -15,43 +15,12 @@ use mcpdesc_protocol::Revision;
 use serde_json::Value;
 
 use super::{Declaration, Mode};
-use crate::component::{self, Namespace};
+use crate::component::{self, Namespace, Site};
 use crate::document::Document;
-use crate::pointer::Pointer;
 use crate::report::Report;
 
 /// The declaration member that holds the schema.
 const MEMBER: &str = "requestedSchema";
-
-/// Where findings inside one resolved schema are reported.
-#[derive(Debug)]
-struct Site {
-    /// `<declaration>/requestedSchema`.
-    schema: Pointer,
-    /// Whether the schema was reached through a Reference Object, in which
-    /// case every finding is reported at [`Site::schema`].
-    referenced: bool,
-}
-
-impl Site {
-    /// The schema's `required` member.
-    fn required(&self) -> Pointer {
-        if self.referenced {
-            self.schema.clone()
-        } else {
-            self.schema.key("required")
-        }
-    }
-
-    /// The property named `name`.
-    fn property(&self, name: &str) -> Pointer {
-        if self.referenced {
-            self.schema.clone()
-        } else {
-            self.schema.key("properties").key(name)
-        }
-    }
-}
 
 /// Runs the schema rules on one declaration under `revision`.
 pub(super) fn check(
@@ -74,13 +43,7 @@ pub(super) fn check(
     let Some(Value::Object(schema)) = components.resolve(written, Namespace::Schemas) else {
         return;
     };
-    let referenced = written
-        .as_object()
-        .is_some_and(|object| object.contains_key(component::REFERENCE));
-    let site = Site {
-        schema: at,
-        referenced,
-    };
+    let site = Site::of(written, at);
     vocabulary::check(schema, &site, report);
     consistency::check(schema, &site, report);
     if declaration.scope.includes(revision) {

@@ -10,7 +10,7 @@
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
-use super::Site;
+use crate::component::Site;
 use crate::report::Report;
 use crate::rule;
 

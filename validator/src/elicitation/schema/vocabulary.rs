@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::Site;
+use crate::component::Site;
 use crate::report::Report;
 use crate::rule;
 use crate::value::is_string_array;
