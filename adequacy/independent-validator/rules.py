@@ -1,6 +1,6 @@
 """The rules of the `document`, `elicitation`, `interaction`, `tags`,
-`components`, `transports`, `security` and `capabilities` suites, and the
-`serialization` suite's for JSON text, written from the
+`components`, `transports`, `security`, `capabilities` and `tools` suites,
+and the `serialization` suite's for JSON text, written from the
 specification material alone (the seeds, spec-facts.md and the suite
 catalogs), never from the Rust reference validator.
 
@@ -26,6 +26,8 @@ PROTOCOL_VERSIONS_KNOWN = "mcpdesc.protocol-versions.known"
 PRIMITIVE_SHAPE = "mcpdesc.primitive.shape"
 PRIMITIVE_SCOPE = "mcpdesc.primitive.protocol-scope"
 VARIANT_OVERLAP = "mcpdesc.primitive.variant-overlap"
+MEMBER_TYPES = "mcpdesc.primitive.members"
+MEMBER_REVISION = "mcp.primitive.protocol-version"
 LEGACY_INCOMPLETE = "mcpdesc.protocol.legacy-validation-incomplete"
 ICON_SHAPE = "mcpdesc.icon.shape"
 VALUE_URI = "mcpdesc.value.uri"
@@ -91,6 +93,19 @@ CLIENT_REQUIREMENTS_SHAPE = "mcpdesc.client-requirements.shape"
 CLIENT_REQUIREMENTS_REVISION = "mcp.client-requirements.protocol-version"
 CLIENT_REQUIREMENTS_DEPRECATED = "mcp.client-requirements.deprecated"
 
+# Section 9: a Tool's own members.
+INPUT_SCHEMA_ROOT = "mcp.tool.input-schema.root"
+OUTPUT_SCHEMA_ROOT = "mcp.tool.output-schema.root"
+SCHEMA_DIALECT = "mcp.tool.schema-dialect"
+SCHEMA_VALID = "mcp.tool.schema-valid"
+SCHEMA_LEGACY_SHAPE = "mcp.tool.schema-legacy-shape"
+SCHEMA_EXTERNAL_REF = "mcpdesc.tool.schema-external-ref"
+MCP_HEADER = "mcp.tool.mcp-header"
+MCP_HEADER_UNIQUE = "mcp.tool.mcp-header.unique"
+MCP_HEADER_REVISION = "mcp.tool.mcp-header.protocol-version"
+TOOL_ANNOTATIONS = "mcp.tool.annotations"
+TOOL_EXECUTION = "mcp.tool.execution"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -109,6 +124,8 @@ ALL_RULES = [
     PRIMITIVE_SHAPE,
     PRIMITIVE_SCOPE,
     VARIANT_OVERLAP,
+    MEMBER_TYPES,
+    MEMBER_REVISION,
     LEGACY_INCOMPLETE,
     ICON_SHAPE,
     VALUE_URI,
@@ -166,6 +183,17 @@ ALL_RULES = [
     CLIENT_REQUIREMENTS_SHAPE,
     CLIENT_REQUIREMENTS_REVISION,
     CLIENT_REQUIREMENTS_DEPRECATED,
+    INPUT_SCHEMA_ROOT,
+    OUTPUT_SCHEMA_ROOT,
+    SCHEMA_DIALECT,
+    SCHEMA_VALID,
+    SCHEMA_LEGACY_SHAPE,
+    SCHEMA_EXTERNAL_REF,
+    MCP_HEADER,
+    MCP_HEADER_UNIQUE,
+    MCP_HEADER_REVISION,
+    TOOL_ANNOTATIONS,
+    TOOL_EXECUTION,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -509,7 +537,16 @@ def validate(document, revision, context):
             check_meta(primitive, at, scope, revision, findings)
             check_declarations(document, primitive, at, scope, revision, findings)
             check_client_requirements(primitive, at, scope, revision, findings)
+            # The shared members' types, whatever the revision and the scope.
+            check_member_types(kind, primitive, at, findings)
+            check_member_revisions(kind, primitive, at, scope, revision, findings)
             if kind == "tools":
+                # Tool Annotations and the Execution Object are the same
+                # objects under every revision (which revisions define them
+                # is the member revision rule's, above).
+                check_tool_annotations(primitive, at, findings)
+                check_tool_execution(primitive, at, findings)
+                check_tool_schemas(document, primitive, at, scope, revision, findings)
                 check_interaction_steps(primitive, at, scope, revision, findings)
                 # Whatever the Tool's scope and the revision (Section 9.4).
                 check_interaction_examples(document, primitive, at, findings)
@@ -767,6 +804,97 @@ def check_variant_overlap(key_member, applying, findings):
             pointer(*site),
             "an earlier declaration of `%s` already applies to this revision" % key,
         )
+
+
+# --- The members every primitive shares (Sections 9.1, 10.1.1, 10.2.1, 11.1) -
+#
+# Their types are the same under every revision and whatever the scope; which
+# revisions define them is judged under the case's revision, for a primitive
+# whose effective scope includes it.
+
+
+def is_string(value):
+    return isinstance(value, str)
+
+
+def is_boolean(value):
+    return isinstance(value, bool)
+
+
+def is_object(value):
+    return isinstance(value, dict)
+
+
+# The tables' JSON types: each member of the wrong type is reported at it. A
+# member outside its kind's table (`size` on a Resource Template) is the
+# shape rule's alone, so each kind lists only its own. `outputSchema` is a
+# schema object or a Reference Object, both objects.
+SHARED_MEMBER_TYPES = {"title": is_string, "description": is_string, "deprecated": is_boolean}
+KIND_MEMBER_TYPES = {
+    "tools": dict(SHARED_MEMBER_TYPES, outputSchema=is_object),
+    "resources": dict(SHARED_MEMBER_TYPES, mimeType=is_string, size=is_number),
+    "resourceTemplates": dict(SHARED_MEMBER_TYPES, mimeType=is_string),
+    "prompts": SHARED_MEMBER_TYPES,
+}
+
+# The "Since MCP" notes of the tables: the revisions that define each member,
+# as (first, last), None for no bound; compared as dates, so a revision after
+# the newest behaves as the newest does. `execution` is MCP 2025-11-25's
+# alone (2026-07-28 moved tasks to an extension).
+FIRST_TITLE_REVISION = "2025-06-18"
+FIRST_ICONS_REVISION = "2025-11-25"
+TITLE_SPAN = (FIRST_TITLE_REVISION, None)
+SHARED_MEMBER_SPANS = {"title": TITLE_SPAN, "icons": (FIRST_ICONS_REVISION, None)}
+OUTPUT_SCHEMA_SPAN = ("2025-06-18", None)
+KIND_MEMBER_SPANS = {
+    "tools": dict(
+        SHARED_MEMBER_SPANS,
+        outputSchema=OUTPUT_SCHEMA_SPAN,
+        annotations=("2025-03-26", None),
+        execution=("2025-11-25", "2025-11-25"),
+    ),
+    "resources": SHARED_MEMBER_SPANS,
+    "resourceTemplates": SHARED_MEMBER_SPANS,
+    "prompts": SHARED_MEMBER_SPANS,
+}
+
+
+def check_member_types(kind, primitive, at, findings):
+    for member, fits in KIND_MEMBER_TYPES[kind].items():
+        if member in primitive and not fits(primitive[member]):
+            findings.error(MEMBER_TYPES, pointer(*at, member), "`%s` has the wrong type" % member)
+
+
+def check_member_revisions(kind, primitive, at, scope, revision, findings):
+    """Under the case's revision, for a primitive that applies to it: each
+    member the revision does not define, at the member, whatever its value
+    (even of the wrong type: the type is another rule's finding)."""
+    if not in_scope(scope, revision):
+        return
+    for member, span in KIND_MEMBER_SPANS[kind].items():
+        if member in primitive and not defines(span, revision):
+            findings.error(
+                MEMBER_REVISION,
+                pointer(*at, member),
+                "MCP %s does not define `%s` on this primitive" % (revision, member),
+            )
+    if kind == "prompts":
+        check_argument_titles(primitive, at, revision, findings)
+
+
+def check_argument_titles(prompt, at, revision, findings):
+    # A Prompt Argument's `title` came with the primitives' (Section 11.2).
+    # Arguments that are not a list, or not objects, hold no title to judge.
+    arguments = prompt.get("arguments")
+    if not isinstance(arguments, list) or defines(TITLE_SPAN, revision):
+        return
+    for index, argument in enumerate(arguments):
+        if isinstance(argument, dict) and "title" in argument:
+            findings.error(
+                MEMBER_REVISION,
+                pointer(*at, "arguments", index, "title"),
+                "MCP %s does not define a Prompt Argument `title`" % revision,
+            )
 
 
 # --- Transports (Section 6 of 0.8.0) --------------------------------------
@@ -2230,6 +2358,476 @@ def revision_problem(mode, revision):
     if mode == URL_MODE and revision < FIRST_URL_MODE_REVISION:
         return "MCP %s has no URL-mode elicitation" % revision
     return None
+
+
+# --- Tools (Section 9 of 0.8.0) ---------------------------------------------
+#
+# A Tool's own members: its two schemas, the `x-mcp-header` annotation on its
+# input properties, Tool Annotations and the Execution Object. A schema given
+# as a Reference Object is resolved first and every finding inside it is
+# reported at the reference site (the component is unscoped and may be
+# shared); a reference that does not resolve, or ends at a component that is
+# no object, is the reference and components rules' alone, and so is a
+# schema that is no object the shape or member rule's: the schema rules skip
+# it.
+
+INPUT_SCHEMA = "inputSchema"
+OUTPUT_SCHEMA = "outputSchema"
+# The revisions that define each schema member.
+SCHEMA_MEMBER_SPANS = {INPUT_SCHEMA: ALWAYS, OUTPUT_SCHEMA: OUTPUT_SCHEMA_SPAN}
+# From this revision on a Tool schema is a JSON Schema with a dialect; before
+# it, only the legacy shape is defined (and no `$schema`).
+FIRST_DIALECT_REVISION = "2025-11-25"
+# From this revision on `outputSchema` may have any root.
+ANY_OUTPUT_ROOT_SINCE = "2026-07-28"
+# The dialects this validator supports: JSON Schema 2020-12, the default,
+# with or without an empty fragment. Supporting others is a validator's
+# choice (the dialect rule's decisions); this one makes none.
+DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+SUPPORTED_DIALECTS = (DEFAULT_DIALECT, DEFAULT_DIALECT + "#")
+MCP_HEADER_KEY = "x-mcp-header"
+# Header mapping exists from this revision on.
+FIRST_MCP_HEADER_REVISION = "2026-07-28"
+# The property types a header can carry, as one string.
+HEADER_TYPES = ("string", "integer", "boolean")
+# RFC 9110's field-name token: one or more tchar.
+HEADER_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+# Field names compare case-insensitively in ASCII only.
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# Section 9.6: Tool Annotations, open but for the types of these members.
+TOOL_ANNOTATION_TYPES = {
+    "title": is_string,
+    "readOnlyHint": is_boolean,
+    "destructiveHint": is_boolean,
+    "idempotentHint": is_boolean,
+    "openWorldHint": is_boolean,
+}
+# Section 9.7: the Execution Object, closed (no `x-` member either).
+TASK_SUPPORT = "taskSupport"
+TASK_SUPPORT_VALUES = ("forbidden", "optional", "required")
+
+
+def check_tool_annotations(tool, at, findings):
+    if "annotations" not in tool:
+        return
+    annotations = tool["annotations"]
+    where = at + ("annotations",)
+    if not isinstance(annotations, dict):
+        findings.error(TOOL_ANNOTATIONS, pointer(*where), "`annotations` must be an object")
+        return
+    # Any other member (a Resource Annotation name, an `x-` one) passes.
+    for member, fits in TOOL_ANNOTATION_TYPES.items():
+        if member in annotations and not fits(annotations[member]):
+            findings.error(
+                TOOL_ANNOTATIONS, pointer(*where, member), "`%s` has the wrong type" % member
+            )
+
+
+def check_tool_execution(tool, at, findings):
+    if "execution" not in tool:
+        return
+    execution = tool["execution"]
+    where = at + ("execution",)
+    if not isinstance(execution, dict):
+        findings.error(TOOL_EXECUTION, pointer(*where), "`execution` must be an object")
+        return
+    # An empty object is allowed: `taskSupport` defaults to `forbidden`.
+    for member, held in execution.items():
+        if member != TASK_SUPPORT:
+            findings.error(
+                TOOL_EXECUTION,
+                pointer(*where, member),
+                "`%s` is not a member of the Execution Object" % member,
+            )
+        elif not json_in(held, TASK_SUPPORT_VALUES):
+            findings.error(
+                TOOL_EXECUTION,
+                pointer(*where, member),
+                "`taskSupport` must be `forbidden`, `optional` or `required`",
+            )
+
+
+def check_tool_schemas(document, tool, at, scope, revision, findings):
+    for member in TOOL_SCHEMA_MEMBERS:
+        found = tool_schema(document, tool, at + (member,))
+        if found is None:
+            continue
+        schema, locate = found
+        if member == INPUT_SCHEMA:
+            # Revision-independent, and whatever the Tool's scope.
+            check_object_root(schema, locate, INPUT_SCHEMA_ROOT, findings)
+            check_mcp_headers(schema, locate, scope, revision, findings)
+        # The rest is the revision's: for a Tool that applies to it, and a
+        # member it defines (an `outputSchema` before 2025-06-18 is the
+        # member revision rule's one finding).
+        if in_scope(scope, revision) and defines(SCHEMA_MEMBER_SPANS[member], revision):
+            check_schema_under(member, schema, locate, revision, findings)
+
+
+def tool_schema(document, tool, site):
+    """The schema object at `site` (a Reference Object resolved) and the
+    function that places a finding at pointer tokens inside it; None when
+    there is no schema object to judge."""
+    written = tool.get(site[-1])
+    referenced = is_reference(written)
+    schema = resolve(document, written, SCHEMAS) if referenced else written
+    if not isinstance(schema, dict):
+        return None
+    if referenced:
+        return schema, lambda *tokens: pointer(*site)
+    return schema, lambda *tokens: pointer(*site, *tokens)
+
+
+def check_object_root(schema, locate, rule, findings):
+    # "An object" is `type: "object"` itself: an array of types, even one
+    # holding "object", or a root admitting only objects otherwise, is not.
+    if "type" not in schema:
+        findings.error(rule, locate(), "the schema root has no `type`")
+    elif schema["type"] != "object":
+        findings.error(rule, locate("type"), "the schema root must have `type: \"object\"`")
+
+
+def check_schema_under(member, schema, locate, revision, findings):
+    """A schema under the case's revision, for a Tool that applies to it."""
+    if member == OUTPUT_SCHEMA and revision < ANY_OUTPUT_ROOT_SINCE:
+        check_object_root(schema, locate, OUTPUT_SCHEMA_ROOT, findings)
+    if revision < FIRST_DIALECT_REVISION:
+        # No dialect yet: a root `$schema` is undefined whatever it says,
+        # and only the legacy shape is judged.
+        if "$schema" in schema:
+            findings.error(
+                SCHEMA_DIALECT, locate("$schema"), "MCP %s defines no `$schema` here" % revision
+            )
+        check_legacy_shape(schema, locate, findings)
+        return
+    # A schema in a dialect this validator does not know cannot be judged.
+    if is_supported_dialect(schema, locate, findings) and not is_valid_schema(schema):
+        findings.error(SCHEMA_VALID, locate(), "the 2020-12 meta-schema rejects this schema")
+    check_external_references(schema, locate, findings)
+
+
+def is_supported_dialect(schema, locate, findings):
+    """Whether the root's dialect is one this validator supports, reporting
+    it when not. Without `$schema` it is the default, 2020-12; only the
+    root's is judged (a `$schema` further in is an embedded resource's)."""
+    if "$schema" not in schema:
+        return True
+    if json_in(schema["$schema"], SUPPORTED_DIALECTS):
+        return True
+    findings.error(SCHEMA_DIALECT, locate("$schema"), "not a dialect this validator supports")
+    return False
+
+
+def check_legacy_shape(schema, locate, findings):
+    """The earlier revisions' shape: the root's `properties` an object of
+    objects, its `required` an array of strings. No meta-schema is inferred,
+    so nothing else is looked at."""
+    if "properties" in schema:
+        properties = schema["properties"]
+        if not isinstance(properties, dict):
+            findings.error(SCHEMA_LEGACY_SHAPE, locate("properties"), "`properties` must be an object")
+        else:
+            for name, prop in properties.items():
+                # A boolean schema is valid 2020-12, but no object.
+                if not isinstance(prop, dict):
+                    findings.error(
+                        SCHEMA_LEGACY_SHAPE,
+                        locate("properties", name),
+                        "a property schema must be an object",
+                    )
+    if "required" in schema:
+        required = schema["required"]
+        if not isinstance(required, list):
+            findings.error(SCHEMA_LEGACY_SHAPE, locate("required"), "`required` must be an array")
+        else:
+            for index, entry in enumerate(required):
+                if not isinstance(entry, str):
+                    findings.error(
+                        SCHEMA_LEGACY_SHAPE,
+                        locate("required", index),
+                        "a `required` entry must be a string",
+                    )
+
+
+# --- JSON Schema 2020-12: where subschemas are, and what keywords hold ------
+#
+# Only the keywords' places in the 2020-12 meta-schemas (core, applicator,
+# unevaluated, validation, meta-data, format-annotation, content, and the
+# deprecated `definitions` and `dependencies` the top meta-schema keeps)
+# are encoded. Values under any other keyword (`enum`, `const`, `default`,
+# `examples`, an unknown keyword) are data: a `$ref` or an `x-mcp-header`
+# there is no keyword.
+
+# Keywords whose value is one schema.
+SCHEMA_KEYWORDS = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
+)
+# Keywords whose value is an object of schemas.
+SCHEMA_MAP_KEYWORDS = frozenset(
+    {"properties", "patternProperties", "$defs", "dependentSchemas", "definitions"}
+)
+# Keywords whose value is a non-empty array of schemas.
+SCHEMA_ARRAY_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+# Each entry of `dependencies` is a schema or an array of property names.
+DEPENDENCIES = "dependencies"
+SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+# Core's patterns: an `$id` has no non-empty fragment; an anchor is a name.
+ID_PATTERN = re.compile(r"[^#]*#?")
+ANCHOR_PATTERN = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
+
+
+def subschemas(schema):
+    """Every value at a schema position of `schema`, the root included, as
+    (pointer tokens, value) pairs. Walked with a stack rather than by
+    recursion: a schema may nest deeper than Python's recursion limit.
+    A value at a schema position that is no object is listed (the meta-schema
+    check judges it) but has nothing below it."""
+    found = []
+    stack = [((), schema)]
+    while stack:
+        tokens, value = stack.pop()
+        found.append((tokens, value))
+        if not isinstance(value, dict):
+            continue
+        for keyword, held in value.items():
+            if keyword in SCHEMA_KEYWORDS:
+                stack.append((tokens + (keyword,), held))
+            elif keyword in SCHEMA_MAP_KEYWORDS and isinstance(held, dict):
+                stack.extend((tokens + (keyword, name), sub) for name, sub in held.items())
+            elif keyword in SCHEMA_ARRAY_KEYWORDS and isinstance(held, list):
+                stack.extend((tokens + (keyword, index), sub) for index, sub in enumerate(held))
+            elif keyword == DEPENDENCIES and isinstance(held, dict):
+                # A list of names is no schema: only an object is walked (a
+                # boolean has nothing below it, and is valid wherever it is).
+                stack.extend(
+                    (tokens + (keyword, name), sub) for name, sub in held.items() if is_object(sub)
+                )
+    return found
+
+
+def is_valid_schema(schema):
+    """Whether the 2020-12 meta-schema accepts `schema`: every subschema an
+    object or a boolean, and every keyword it defines holding a value of its
+    kind. Unknown keywords are allowed, and `$ref` is not followed."""
+    return all(is_valid_subschema(value) for _, value in subschemas(schema))
+
+
+def is_valid_subschema(value):
+    if isinstance(value, bool):
+        return True
+    if not isinstance(value, dict):
+        return False
+    return all(keyword_value_fits(keyword, held) for keyword, held in value.items())
+
+
+def keyword_value_fits(keyword, held):
+    # A keyword with one schema as its value is judged as a subschema, when
+    # it is walked; so is each entry of an object or array of schemas.
+    fits = KEYWORD_VALUES.get(keyword)
+    return fits is None or fits(held)
+
+
+def is_non_negative_integer(value):
+    # JSON Schema's integers are the numbers without a fractional part: 2.0
+    # is one.
+    return is_number(value) and value >= 0 and (isinstance(value, int) or value.is_integer())
+
+
+def is_unique_string_list(value):
+    return is_string_list(value) and len(set(value)) == len(value)
+
+
+def is_non_empty_list(value):
+    return isinstance(value, list) and len(value) > 0
+
+
+def is_list(value):
+    return isinstance(value, list)
+
+
+def is_type_value(value):
+    if isinstance(value, str):
+        return value in SIMPLE_TYPES
+    return (
+        is_non_empty_list(value)
+        and is_unique_string_list(value)
+        and all(name in SIMPLE_TYPES for name in value)
+    )
+
+
+def is_positive_number(value):
+    return is_number(value) and value > 0
+
+
+def is_id(value):
+    return isinstance(value, str) and bool(ID_PATTERN.fullmatch(value))
+
+
+def is_anchor(value):
+    return isinstance(value, str) and bool(ANCHOR_PATTERN.fullmatch(value))
+
+
+def is_vocabulary(value):
+    return isinstance(value, dict) and all(isinstance(v, bool) for v in value.values())
+
+
+def is_dependent_required(value):
+    return isinstance(value, dict) and all(is_unique_string_list(v) for v in value.values())
+
+
+def is_dependencies(value):
+    # Each entry a schema or an array of unique property names.
+    return isinstance(value, dict) and all(
+        isinstance(v, (dict, bool)) or is_unique_string_list(v) for v in value.values()
+    )
+
+
+# What the value of each keyword the 2020-12 meta-schemas define must be.
+# The entries of an object or array of schemas, and a one-schema keyword's
+# value, are judged as subschemas when `subschemas` walks them.
+KEYWORD_VALUES = {
+    "$id": is_id,
+    "$schema": is_string,
+    "$ref": is_string,
+    "$anchor": is_anchor,
+    "$dynamicRef": is_string,
+    "$dynamicAnchor": is_anchor,
+    "$vocabulary": is_vocabulary,
+    "$comment": is_string,
+    "type": is_type_value,
+    "enum": is_list,
+    "multipleOf": is_positive_number,
+    "maximum": is_number,
+    "exclusiveMaximum": is_number,
+    "minimum": is_number,
+    "exclusiveMinimum": is_number,
+    "maxLength": is_non_negative_integer,
+    "minLength": is_non_negative_integer,
+    "pattern": is_string,
+    "maxItems": is_non_negative_integer,
+    "minItems": is_non_negative_integer,
+    "uniqueItems": is_boolean,
+    "maxContains": is_non_negative_integer,
+    "minContains": is_non_negative_integer,
+    "maxProperties": is_non_negative_integer,
+    "minProperties": is_non_negative_integer,
+    "required": is_unique_string_list,
+    "dependentRequired": is_dependent_required,
+    DEPENDENCIES: is_dependencies,
+    "title": is_string,
+    "description": is_string,
+    "deprecated": is_boolean,
+    "readOnly": is_boolean,
+    "writeOnly": is_boolean,
+    "examples": is_list,
+    "format": is_string,
+    "contentEncoding": is_string,
+    "contentMediaType": is_string,
+}
+KEYWORD_VALUES.update((keyword, is_object) for keyword in SCHEMA_MAP_KEYWORDS)
+KEYWORD_VALUES.update((keyword, is_non_empty_list) for keyword in SCHEMA_ARRAY_KEYWORDS)
+
+
+def check_external_references(schema, locate, findings):
+    """A warning at each `$ref` that leaves the schema: validation past it is
+    incomplete, since nothing is fetched."""
+    positions = [(tokens, value) for tokens, value in subschemas(schema) if is_object(value)]
+    # `$id`s as written: relative ones are not resolved against each other.
+    ids = {value["$id"] for _, value in positions if isinstance(value.get("$id"), str)}
+    for tokens, value in positions:
+        reference = value.get("$ref")
+        # A `$ref` of another type refers to nothing (the validity rule's).
+        if isinstance(reference, str) and is_external_reference(reference, ids):
+            findings.warning(
+                SCHEMA_EXTERNAL_REF,
+                locate(*tokens, "$ref"),
+                "`%s` is not retrieved: this schema's validation is incomplete" % reference,
+            )
+
+
+def is_external_reference(reference, ids):
+    # An empty part before `#` (a fragment, `#/$defs/...` or `#anchor`) is a
+    # reference into the same schema; so is one naming a schema's own `$id`.
+    base = reference.partition("#")[0]
+    return base != "" and base not in ids
+
+
+# --- `x-mcp-header` (Section 9.2) ---------------------------------------------
+
+
+def check_mcp_headers(schema, locate, scope, revision, findings):
+    """Every `x-mcp-header` at a schema position of an `inputSchema`: its
+    placement and value (whatever the revision), its uniqueness in the
+    schema, and whether the case's revision defines it at all."""
+    headers = [
+        (tokens, value)
+        for tokens, value in subschemas(schema)
+        if is_object(value) and MCP_HEADER_KEY in value
+    ]
+    for tokens, holder in headers:
+        if not is_header_property(tokens, holder) or not is_header_name(holder[MCP_HEADER_KEY]):
+            findings.error(
+                MCP_HEADER,
+                locate(*tokens, MCP_HEADER_KEY),
+                "`x-mcp-header` needs a field-name token, on a scalar property under `properties`",
+            )
+    check_unique_headers(headers, locate, findings)
+    if in_scope(scope, revision) and revision < FIRST_MCP_HEADER_REVISION:
+        for tokens, _ in headers:
+            findings.error(
+                MCP_HEADER_REVISION,
+                locate(*tokens, MCP_HEADER_KEY),
+                "MCP %s defines no `x-mcp-header`" % revision,
+            )
+
+
+def is_header_property(tokens, holder):
+    """Whether the schema at `tokens` is a property reached from the root
+    through `properties` alone (`properties`, a name, `properties`, a name,
+    ...), whose `type` is one of the header types as a string. The root is
+    no property.
+
+    The tokens are keywords, each followed by a name or an index unless its
+    value is one schema; so the tokens at even positions are keywords up to
+    the first lone one (`items`, `not`...), which is itself at an even
+    position. They are all `properties` exactly on the paths wanted."""
+    if not tokens or any(keyword != "properties" for keyword in tokens[::2]):
+        return False
+    return json_in(holder.get("type"), HEADER_TYPES)
+
+
+def is_header_name(value):
+    return isinstance(value, str) and bool(HEADER_TOKEN.fullmatch(value))
+
+
+def check_unique_headers(headers, locate, findings):
+    # Every string value counts, valid or misplaced; each repeated one is
+    # reported, the first too (a tree has no "first").
+    names = [
+        value[MCP_HEADER_KEY].translate(ASCII_LOWER)
+        for _, value in headers
+        if isinstance(value[MCP_HEADER_KEY], str)
+    ]
+    for tokens, value in headers:
+        name = value[MCP_HEADER_KEY]
+        if isinstance(name, str) and names.count(name.translate(ASCII_LOWER)) > 1:
+            findings.error(
+                MCP_HEADER_UNIQUE,
+                locate(*tokens, MCP_HEADER_KEY),
+                "another property of this schema maps to the header `%s`" % name,
+            )
 
 
 # --- Tool interaction examples --------------------------------------------

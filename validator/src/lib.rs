@@ -22,8 +22,10 @@ mod kind;
 mod meta;
 pub mod pointer;
 mod primitive;
+mod prompt;
 mod protocol;
 mod report;
+mod resource;
 pub mod rule;
 mod scope;
 mod security;
@@ -75,6 +77,8 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     primitive::check_variants(&model.primitives, revision, &mut report);
     primitive::check_availability(&model.primitives, revision, &mut report);
     tool::check(&model, revision, &mut report);
+    resource::check(&model.primitives, revision, &mut report);
+    prompt::check(&model.primitives, &mut report);
     report.finish()
 }
 

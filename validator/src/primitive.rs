@@ -579,7 +579,7 @@ mod tests {
                 "execution": {}, "icons": [{"src": "https://example.com/i.png"}]
             }],
             "resources": [{"uri": "file:///a", "name": "a", "title": "A", "annotations": {}}],
-            "prompts": [{"name": "p", "arguments": [{"name": "a", "title": "A"}, 5, {"name": "b"}]}]
+            "prompts": [{"name": "p", "arguments": [{"name": "a", "title": "A"}, {"name": "b"}]}]
         }));
         doc["protocolVersions"] = json!(FIVE);
         let members = |revision| -> Vec<&str> {
@@ -633,7 +633,7 @@ mod tests {
                 "size": 1, "interactionExamples": {}
             }],
             "prompts": [{
-                "name": "p", "arguments": [], "title": "P", "deprecated": true,
+                "name": "p", "arguments": [{"name": "a"}], "title": "P", "deprecated": true,
                 "inputSchema": {}, "mimeType": "text/plain"
             }]
         }));

@@ -311,6 +311,20 @@ pub const TOOL_ANNOTATIONS: &str = "mcp.tool.annotations";
 /// Tool `execution` is an object holding at most a known `taskSupport`.
 pub const TOOL_EXECUTION: &str = "mcp.tool.execution";
 
+/// A Prompt's `arguments` is a non-empty array of closed Prompt Argument
+/// Objects with a string `name` and members of their types.
+pub const PROMPT_ARGUMENTS: &str = "mcpdesc.prompt.arguments";
+
+/// Resource Annotations: `audience` of `"user"` and `"assistant"`,
+/// `priority` from 0 to 1, `lastModified` an ISO 8601 date and time.
+pub const RESOURCE_ANNOTATIONS: &str = "mcp.resource.annotations";
+
+/// Resource Annotations hold `lastModified` only from 2025-06-18 on.
+pub const RESOURCE_ANNOTATIONS_PROTOCOL_VERSION: &str = "mcp.resource.annotations.protocol-version";
+
+/// A Resource Template's `uriTemplate` is an RFC 6570 URI Template.
+pub const RESOURCE_TEMPLATE_URI_TEMPLATE: &str = "mcpdesc.resource-template.uri-template";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -326,6 +340,8 @@ pub const ALL: &[&str] = &[
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
     PRIMITIVE_PROTOCOL_VERSION,
+    RESOURCE_ANNOTATIONS,
+    RESOURCE_ANNOTATIONS_PROTOCOL_VERSION,
     TOOL_ANNOTATIONS,
     TOOL_EXECUTION,
     TOOL_INPUT_SCHEMA_ROOT,
@@ -366,12 +382,14 @@ pub const ALL: &[&str] = &[
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
     PRIMITIVE_VARIANT_OVERLAP,
+    PROMPT_ARGUMENTS,
     PROTOCOL_VERSIONS_KNOWN,
     PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,
     REFERENCE_CYCLE,
     REFERENCE_NAMESPACE,
     REFERENCE_SYNTAX,
     REFERENCE_TARGET,
+    RESOURCE_TEMPLATE_URI_TEMPLATE,
     SECURITY_NON_OAUTH_SCOPES,
     SECURITY_OAUTH_FLOWS,
     SECURITY_REQUIREMENT_SHAPE,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 32] = [
+const STRUCTURAL_RULES: [&str; 38] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -56,6 +56,12 @@ const STRUCTURAL_RULES: [&str; 32] = [
     "mcpdesc.capabilities.shape",
     "mcp.extensions.identifier",
     "mcpdesc.client-requirements.shape",
+    "mcpdesc.primitive.members",
+    "mcp.tool.input-schema.root",
+    "mcp.tool.annotations",
+    "mcp.tool.execution",
+    "mcp.resource.annotations",
+    "mcpdesc.prompt.arguments",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
