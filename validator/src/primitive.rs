@@ -41,7 +41,7 @@ pub(crate) enum Kind {
 
 /// The JSON type a member must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Type {
+pub(crate) enum Type {
     String,
     Object,
     Boolean,
@@ -49,7 +49,8 @@ enum Type {
 }
 
 impl Type {
-    fn admits(self, value: &Value) -> bool {
+    /// Whether `value` has this type.
+    pub(crate) fn admits(self, value: &Value) -> bool {
         match self {
             Type::String => value.is_string(),
             Type::Object => value.is_object(),
@@ -58,7 +59,8 @@ impl Type {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The type as a message names it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Type::String => "a string",
             Type::Object => "an object",
@@ -195,7 +197,11 @@ const TYPED_MEMBERS: [(&str, &[Kind], Type); 6] = [
     ("title", &Kind::ALL, Type::String),
     ("description", &Kind::ALL, Type::String),
     ("deprecated", &Kind::ALL, Type::Boolean),
-    ("mimeType", &[Kind::Resource, Kind::ResourceTemplate], Type::String),
+    (
+        "mimeType",
+        &[Kind::Resource, Kind::ResourceTemplate],
+        Type::String,
+    ),
     ("size", &[Kind::Resource], Type::Number),
     ("outputSchema", &[Kind::Tool], Type::Object),
 ];
@@ -252,7 +258,11 @@ const AVAILABILITY: [(&str, &[Kind], Defined); 5] = [
     ("title", &Kind::ALL, Defined::from("2025-06-18")),
     ("outputSchema", &[Kind::Tool], Defined::from("2025-06-18")),
     ("annotations", &[Kind::Tool], Defined::from("2025-03-26")),
-    ("execution", &[Kind::Tool], Defined::only("2025-11-25", "2026-07-28")),
+    (
+        "execution",
+        &[Kind::Tool],
+        Defined::only("2025-11-25", "2026-07-28"),
+    ),
     ("icons", &Kind::ALL, Defined::from("2025-11-25")),
 ];
 
@@ -287,7 +297,10 @@ pub(crate) fn check_availability(
         };
         let at = primitive.pointer.key("arguments");
         for (index, argument) in arguments.iter().enumerate() {
-            if argument.as_object().is_some_and(|a| a.contains_key("title")) {
+            if argument
+                .as_object()
+                .is_some_and(|a| a.contains_key("title"))
+            {
                 report.error(
                     rule::PRIMITIVE_PROTOCOL_VERSION,
                     &at.index(index).key("title"),
@@ -399,11 +412,11 @@ mod tests {
     use crate::tests::revisions::*;
     use serde_json::json;
 
+    use crate::rule::{PRIMITIVE_MEMBERS as MEMBERS, PRIMITIVE_PROTOCOL_VERSION as AVAILABLE};
     use crate::rule::{
         PRIMITIVE_PROTOCOL_SCOPE as SCOPE, PRIMITIVE_SHAPE as SHAPE,
         PRIMITIVE_VARIANT_OVERLAP as OVERLAP,
     };
-    use crate::rule::{PRIMITIVE_MEMBERS as MEMBERS, PRIMITIVE_PROTOCOL_VERSION as AVAILABLE};
     use crate::tests::{E, assert_findings, assert_findings_beside_legacy, with};
 
     /// Variants of one primitive may not share a revision: each later one

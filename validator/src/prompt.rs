@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::pointer::Pointer;
-use crate::primitive::{Kind, Primitive};
+use crate::primitive::{Kind, Primitive, Type};
 use crate::report::Report;
 use crate::rule;
 use crate::value::is_extension;
@@ -16,29 +16,6 @@ const MEMBERS: [(&str, Type); 4] = [
     ("description", Type::String),
     ("required", Type::Boolean),
 ];
-
-/// A JSON type a Prompt Argument member must have.
-#[derive(Debug, Clone, Copy)]
-enum Type {
-    String,
-    Boolean,
-}
-
-impl Type {
-    fn admits(self, value: &Value) -> bool {
-        match self {
-            Type::String => value.is_string(),
-            Type::Boolean => value.is_boolean(),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Type::String => "a string",
-            Type::Boolean => "a boolean",
-        }
-    }
-}
 
 /// `mcpdesc.prompt.arguments`: a present `arguments` is a non-empty array
 /// of Prompt Argument Objects, each with a string `name`, members of their
@@ -55,12 +32,11 @@ pub(crate) fn check(primitives: &[Primitive<'_>], report: &mut Report) {
                     check_argument(item, &at.index(index), report);
                 }
             }
-            Value::Array(_) => report.error(
+            _ => report.error(
                 rule::PROMPT_ARGUMENTS,
                 &at,
-                "`arguments` must not be empty",
+                "`arguments` must be a non-empty array",
             ),
-            _ => report.error(rule::PROMPT_ARGUMENTS, &at, "`arguments` must be an array"),
         }
     }
 }

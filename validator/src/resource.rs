@@ -302,16 +302,28 @@ mod tests {
                 &doc,
                 revision,
                 &[
-                    (LAST_MODIFIED, "/resourceTemplates/0/annotations/lastModified", E),
+                    (
+                        LAST_MODIFIED,
+                        "/resourceTemplates/0/annotations/lastModified",
+                        E,
+                    ),
                     (LAST_MODIFIED, "/resources/0/annotations/lastModified", E),
-                    (ANNOTATIONS, "/resourceTemplates/0/annotations/lastModified", E),
+                    (
+                        ANNOTATIONS,
+                        "/resourceTemplates/0/annotations/lastModified",
+                        E,
+                    ),
                 ],
             );
         }
         assert_findings(
             &doc,
             R2025_06_18,
-            &[(ANNOTATIONS, "/resourceTemplates/0/annotations/lastModified", E)],
+            &[(
+                ANNOTATIONS,
+                "/resourceTemplates/0/annotations/lastModified",
+                E,
+            )],
         );
     }
 

@@ -34,7 +34,12 @@ struct Header<'a> {
 
 /// Runs the header rules on an `inputSchema` under `revision`; `in_scope`
 /// says whether the Tool applies to it.
-pub(super) fn check(schema: &ToolSchema<'_>, revision: Revision, in_scope: bool, report: &mut Report) {
+pub(super) fn check(
+    schema: &ToolSchema<'_>,
+    revision: Revision,
+    in_scope: bool,
+    report: &mut Report,
+) {
     let subschemas = subschema::walk(schema.schema, schema.site.schema.clone());
     let headers: Vec<Header<'_>> = subschemas
         .iter()
@@ -96,7 +101,10 @@ fn check_unique(headers: &[Header<'_>], report: &mut Report) {
     let mut by_name: HashMap<String, Vec<&Header<'_>>> = HashMap::new();
     for header in headers {
         if let Some(name) = header.value.as_str().filter(|name| !name.is_empty()) {
-            by_name.entry(name.to_ascii_lowercase()).or_default().push(header);
+            by_name
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .push(header);
         }
     }
     for (name, group) in by_name.iter().filter(|(_, group)| group.len() > 1) {
@@ -179,7 +187,10 @@ mod tests {
             .iter()
             .map(|at| (HEADER, format!("{AT}{at}/x-mcp-header"), E))
             .collect();
-        let expected: Vec<_> = expected.iter().map(|(r, p, s)| (*r, p.as_str(), *s)).collect();
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|(r, p, s)| (*r, p.as_str(), *s))
+            .collect();
         assert_findings(&doc(input), R2026_07_28, &expected);
     }
 
@@ -203,7 +214,11 @@ mod tests {
             &[
                 (UNIQUE, &format!("{AT}/properties/a/x-mcp-header"), E),
                 (UNIQUE, &format!("{AT}/properties/b/x-mcp-header"), E),
-                (UNIQUE, &format!("{AT}/properties/d/properties/e/x-mcp-header"), E),
+                (
+                    UNIQUE,
+                    &format!("{AT}/properties/d/properties/e/x-mcp-header"),
+                    E,
+                ),
             ],
         );
     }

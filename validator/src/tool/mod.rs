@@ -101,7 +101,11 @@ fn check_annotations(tool: &Map<String, Value>, at: &Pointer, report: &mut Repor
     };
     let at = at.key("annotations");
     let Value::Object(annotations) = annotations else {
-        report.error(rule::TOOL_ANNOTATIONS, &at, "`annotations` must be an object");
+        report.error(
+            rule::TOOL_ANNOTATIONS,
+            &at,
+            "`annotations` must be an object",
+        );
         return;
     };
     for (member, value) in annotations {
@@ -142,7 +146,10 @@ fn check_execution(tool: &Map<String, Value>, at: &Pointer, report: &mut Report)
                 &at.key(member),
                 format!("no member `{member}` is defined on an Execution Object"),
             );
-        } else if !value.as_str().is_some_and(|text| TASK_SUPPORT.contains(&text)) {
+        } else if !value
+            .as_str()
+            .is_some_and(|text| TASK_SUPPORT.contains(&text))
+        {
             report.error(
                 rule::TOOL_EXECUTION,
                 &at.key(member),

@@ -42,7 +42,11 @@ impl Dialect {
             return Some(Dialect::Draft202012);
         };
         // An empty fragment names the same resource.
-        match declared.as_str()?.strip_suffix('#').unwrap_or(declared.as_str()?) {
+        match declared
+            .as_str()?
+            .strip_suffix('#')
+            .unwrap_or(declared.as_str()?)
+        {
             "https://json-schema.org/draft/2020-12/schema" => Some(Dialect::Draft202012),
             "http://json-schema.org/draft-07/schema" => Some(Dialect::Draft7),
             _ => None,
@@ -60,7 +64,12 @@ impl Dialect {
 
 /// Runs the schema rules on one Tool schema under `revision`; `in_scope`
 /// says whether the Tool applies to it.
-pub(super) fn check(schema: &ToolSchema<'_>, revision: Revision, in_scope: bool, report: &mut Report) {
+pub(super) fn check(
+    schema: &ToolSchema<'_>,
+    revision: Revision,
+    in_scope: bool,
+    report: &mut Report,
+) {
     if schema.role == Role::Input {
         check_input_root(schema, report);
     }
@@ -195,7 +204,11 @@ fn check_legacy_shape(schema: &ToolSchema<'_>, report: &mut Report) {
     match schema.schema.get("required") {
         None => {}
         Some(Value::Array(names)) => {
-            for (index, _) in names.iter().enumerate().filter(|(_, name)| !name.is_string()) {
+            for (index, _) in names
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| !name.is_string())
+            {
                 report.error(
                     rule,
                     &schema.site.within(|at| at.key("required").index(index)),
@@ -227,7 +240,9 @@ fn check_external_references(schema: &ToolSchema<'_>, report: &mut Report) {
         let Some(Value::String(target)) = found.schema.get("$ref") else {
             continue;
         };
-        let resource = target.split_once('#').map_or(target.as_str(), |(base, _)| base);
+        let resource = target
+            .split_once('#')
+            .map_or(target.as_str(), |(base, _)| base);
         if resource.is_empty() || ids.contains(&resource) {
             continue;
         }
@@ -250,9 +265,10 @@ mod tests {
 
     use super::depth;
     use crate::rule::{
-        PRIMITIVE_PROTOCOL_VERSION as AVAILABLE, TOOL_INPUT_SCHEMA_ROOT as INPUT_ROOT, TOOL_OUTPUT_SCHEMA_ROOT as OUTPUT_ROOT,
-        TOOL_SCHEMA_DIALECT as DIALECT, TOOL_SCHEMA_EXTERNAL_REF as EXTERNAL,
-        TOOL_SCHEMA_LEGACY_SHAPE as LEGACY, TOOL_SCHEMA_VALID as VALID,
+        PRIMITIVE_PROTOCOL_VERSION as AVAILABLE, TOOL_INPUT_SCHEMA_ROOT as INPUT_ROOT,
+        TOOL_OUTPUT_SCHEMA_ROOT as OUTPUT_ROOT, TOOL_SCHEMA_DIALECT as DIALECT,
+        TOOL_SCHEMA_EXTERNAL_REF as EXTERNAL, TOOL_SCHEMA_LEGACY_SHAPE as LEGACY,
+        TOOL_SCHEMA_VALID as VALID,
     };
     use crate::tests::{E, W, assert_findings_beside_legacy as assert_findings, with};
 
@@ -288,14 +304,24 @@ mod tests {
     fn the_output_root_is_an_object_from_2025_06_18_until_2026_07_28() {
         let document = doc(json!({"type": "object"}), Some(json!({"type": "array"})));
         for (revision, expected) in [
-            (R2025_06_18, vec![(OUTPUT_ROOT, "/tools/0/outputSchema/type", E)]),
-            (R2025_11_25, vec![(OUTPUT_ROOT, "/tools/0/outputSchema/type", E)]),
+            (
+                R2025_06_18,
+                vec![(OUTPUT_ROOT, "/tools/0/outputSchema/type", E)],
+            ),
+            (
+                R2025_11_25,
+                vec![(OUTPUT_ROOT, "/tools/0/outputSchema/type", E)],
+            ),
             (R2026_07_28, vec![]),
         ] {
             assert_findings(&document, revision, &expected);
         }
         let missing = doc(json!({"type": "object"}), Some(json!({})));
-        assert_findings(&missing, R2025_11_25, &[(OUTPUT_ROOT, "/tools/0/outputSchema", E)]);
+        assert_findings(
+            &missing,
+            R2025_11_25,
+            &[(OUTPUT_ROOT, "/tools/0/outputSchema", E)],
+        );
     }
 
     #[test]
@@ -401,7 +427,11 @@ mod tests {
         );
         document["tools"][0]["protocolVersions"] = json!(["2026-07-28"]);
         for revision in [R2024_11_05, R2025_06_18, R2025_11_25] {
-            assert_findings(&document, revision, &[(INPUT_ROOT, "/tools/0/inputSchema", E)]);
+            assert_findings(
+                &document,
+                revision,
+                &[(INPUT_ROOT, "/tools/0/inputSchema", E)],
+            );
         }
     }
 
@@ -428,7 +458,11 @@ mod tests {
             (EXTERNAL, &*format!("{at}/properties/relative/$ref"), W),
             (EXTERNAL, &*format!("{at}/$defs/d/$ref"), W),
         ];
-        assert_findings(&document, R2025_11_25, &[warned.as_slice(), &[(VALID, at, E)]].concat());
+        assert_findings(
+            &document,
+            R2025_11_25,
+            &[warned.as_slice(), &[(VALID, at, E)]].concat(),
+        );
         for revision in [R2024_11_05, R2025_06_18] {
             assert_findings(&document, revision, &[]);
         }
@@ -454,7 +488,11 @@ mod tests {
         assert_findings(
             &document,
             R2026_07_28,
-            &[(INPUT_ROOT, input, E), (VALID, input, E), (EXTERNAL, output, W)],
+            &[
+                (INPUT_ROOT, input, E),
+                (VALID, input, E),
+                (EXTERNAL, output, W),
+            ],
         );
     }
 
