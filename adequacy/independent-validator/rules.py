@@ -1,8 +1,9 @@
 """The rules of the `document`, `elicitation`, `interaction`, `tags`,
-`components`, `transports`, `security`, `capabilities` and `tools` suites,
-and the `serialization` suite's for JSON text, written from the
-specification material alone (the seeds, spec-facts.md and the suite
-catalogs), never from the Rust reference validator.
+`components`, `transports`, `security`, `capabilities`, `tools`,
+`resources` and `prompts` suites, and the `serialization` suite's for JSON
+text, written from the specification material alone (the seeds,
+spec-facts.md and the suite catalogs), never from the Rust reference
+validator.
 
 This module is what `adequacy/mutate.py` mutates; the stdio session lives in
 `validator.py` beside it, so that a mutant breaks a rule, not the protocol.
@@ -106,6 +107,12 @@ MCP_HEADER_REVISION = "mcp.tool.mcp-header.protocol-version"
 TOOL_ANNOTATIONS = "mcp.tool.annotations"
 TOOL_EXECUTION = "mcp.tool.execution"
 
+# Section 10: Resources and Resource Templates; Section 11: Prompts.
+RESOURCE_ANNOTATIONS = "mcp.resource.annotations"
+RESOURCE_ANNOTATIONS_REVISION = "mcp.resource.annotations.protocol-version"
+URI_TEMPLATE = "mcpdesc.resource-template.uri-template"
+PROMPT_ARGUMENTS = "mcpdesc.prompt.arguments"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -194,6 +201,10 @@ ALL_RULES = [
     MCP_HEADER_REVISION,
     TOOL_ANNOTATIONS,
     TOOL_EXECUTION,
+    RESOURCE_ANNOTATIONS,
+    RESOURCE_ANNOTATIONS_REVISION,
+    URI_TEMPLATE,
+    PROMPT_ARGUMENTS,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -550,6 +561,14 @@ def validate(document, revision, context):
                 check_interaction_steps(primitive, at, scope, revision, findings)
                 # Whatever the Tool's scope and the revision (Section 9.4).
                 check_interaction_examples(document, primitive, at, findings)
+            if kind in RESOURCE_KINDS:
+                # Resource Annotations' types under every revision, whatever
+                # the scope; their `lastModified` for the revisions of it.
+                check_resource_annotations(primitive, at, scope, revision, findings)
+            if kind == "resourceTemplates":
+                check_uri_template(primitive, at, findings)
+            if kind == "prompts":
+                check_prompt_arguments(primitive, at, findings)
         check_variant_overlap(VARIANT_KEYS[kind], applying, findings)
     return findings.items
 
@@ -3146,6 +3165,288 @@ def named_declaration(tool, name):
         if isinstance(declaration, dict) and declaration.get("name") == name:
             return declaration
     return None
+
+
+# --- Resources and Resource Templates (Section 10 of 0.8.0) ----------------
+#
+# Resource Annotations (Section 10.3) on both kinds, and a Resource
+# Template's `uriTemplate` as an RFC 6570 URI Template (Sections 2.2 and
+# 10.2.1). The annotations' types and the template's syntax are the same
+# under every revision and whatever the declaration's scope; which
+# revisions define `lastModified` is judged under the case's revision, for
+# a declaration whose effective scope includes it.
+
+RESOURCE_KINDS = ("resources", "resourceTemplates")
+RESOURCE_ANNOTATIONS_MEMBER = "annotations"
+LAST_MODIFIED = "lastModified"
+# MCP's Role: exactly these strings, compared case-sensitively.
+AUDIENCE_ROLES = ("user", "assistant")
+# `lastModified` exists from this revision on; the earlier revisions define
+# audience and priority only.
+FIRST_LAST_MODIFIED_REVISION = "2025-06-18"
+# RFC 3339's date-time, the profile of ISO 8601 the suite judges by: a full
+# date, `T`, a time with an optional fraction, then `Z` or a `±hh:mm`
+# offset. `T` and `Z` may be lower case (RFC 3339, Section 5.6, NOTE). The
+# digits are ASCII: `\d` would take any Unicode digit. Whether each field
+# is in range is judged in code, below.
+DATE_TIME = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
+    r"(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))"
+)
+# The days of each month of a common year; February has one more in a leap
+# year.
+MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+FEBRUARY = 2
+
+
+def check_resource_annotations(resource, at, scope, revision, findings):
+    if RESOURCE_ANNOTATIONS_MEMBER not in resource:
+        return
+    annotations = resource[RESOURCE_ANNOTATIONS_MEMBER]
+    where = at + (RESOURCE_ANNOTATIONS_MEMBER,)
+    if not isinstance(annotations, dict):
+        # Not an object: it holds no member to judge, by either rule.
+        findings.error(RESOURCE_ANNOTATIONS, pointer(*where), "`annotations` must be an object")
+        return
+    # The object is open: any other member (a Tool Annotation name, an `x-`
+    # one, which is an ordinary unknown member of a carried MCP object)
+    # passes with any value.
+    check_audience(annotations, where, findings)
+    if "priority" in annotations and not is_priority(annotations["priority"]):
+        findings.error(
+            RESOURCE_ANNOTATIONS,
+            pointer(*where, "priority"),
+            "`priority` must be a number from 0 to 1",
+        )
+    if LAST_MODIFIED not in annotations:
+        return
+    modified = annotations[LAST_MODIFIED]
+    if not isinstance(modified, str) or not is_date_time(modified):
+        findings.error(
+            RESOURCE_ANNOTATIONS,
+            pointer(*where, LAST_MODIFIED),
+            "`lastModified` must be an RFC 3339 date and time with a zone",
+        )
+    # Whatever its value: the earlier revisions have no such member at all.
+    if in_scope(scope, revision) and revision < FIRST_LAST_MODIFIED_REVISION:
+        findings.error(
+            RESOURCE_ANNOTATIONS_REVISION,
+            pointer(*where, LAST_MODIFIED),
+            "MCP %s's Resource Annotations have no `lastModified`" % revision,
+        )
+
+
+def check_audience(annotations, where, findings):
+    if "audience" not in annotations:
+        return
+    audience = annotations["audience"]
+    if not isinstance(audience, list):
+        findings.error(
+            RESOURCE_ANNOTATIONS, pointer(*where, "audience"), "`audience` must be an array"
+        )
+        return
+    # An empty list, and a role given twice, pass: MCP asks for neither.
+    for index, role in enumerate(audience):
+        if not json_in(role, AUDIENCE_ROLES):
+            findings.error(
+                RESOURCE_ANNOTATIONS,
+                pointer(*where, "audience", index),
+                "an audience is `user` or `assistant`",
+            )
+
+
+def is_priority(value):
+    # Both ends included; a boolean is no number.
+    return is_number(value) and 0 <= value <= 1
+
+
+def is_date_time(text):
+    """Whether `text` is an RFC 3339 date-time: its syntax, then each field
+    in range (a day within its month, leap years included; a second of 60
+    for a leap second; an offset's hours and minutes as a time's)."""
+    match = DATE_TIME.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second = (int(match.group(n)) for n in range(1, 7))
+    if not 1 <= month <= 12 or not 1 <= day <= days_in_month(year, month):
+        return False
+    if hour > 23 or minute > 59 or second > 60:
+        return False
+    if match.group(7) is None:
+        # `Z`: no offset to judge.
+        return True
+    return int(match.group(7)) <= 23 and int(match.group(8)) <= 59
+
+
+def days_in_month(year, month):
+    if month == FEBRUARY and is_leap_year(year):
+        return MONTH_DAYS[month - 1] + 1
+    return MONTH_DAYS[month - 1]
+
+
+def is_leap_year(year):
+    # The Gregorian calendar's rule, which RFC 3339's Appendix C gives.
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+# --- RFC 6570 URI Templates --------------------------------------------------
+#
+# Any level is accepted. A template is literals and expressions in any
+# order, none of them required (a template without any expression is
+# valid). The character tables and the grammar's small productions are
+# data; the parser walks the template.
+
+# Section 2.1: the characters a literal holds as themselves, as inclusive
+# code point ranges: ASCII but controls, space and `" ' % < > \ ^ ` { | }`,
+# then `ucschar` and `iprivate`. A `%` starts a pct-encoded triplet instead.
+LITERAL_RANGES = (
+    (0x21, 0x21),
+    (0x23, 0x24),
+    (0x26, 0x26),
+    (0x28, 0x3B),
+    (0x3D, 0x3D),
+    (0x3F, 0x5B),
+    (0x5D, 0x5D),
+    (0x5F, 0x5F),
+    (0x61, 0x7A),
+    (0x7E, 0x7E),
+    (0xA0, 0xD7FF),
+    (0xE000, 0xF8FF),
+    (0xF900, 0xFDCF),
+    (0xFDF0, 0xFFEF),
+    (0x10000, 0x1FFFD),
+    (0x20000, 0x2FFFD),
+    (0x30000, 0x3FFFD),
+    (0x40000, 0x4FFFD),
+    (0x50000, 0x5FFFD),
+    (0x60000, 0x6FFFD),
+    (0x70000, 0x7FFFD),
+    (0x80000, 0x8FFFD),
+    (0x90000, 0x9FFFD),
+    (0xA0000, 0xAFFFD),
+    (0xB0000, 0xBFFFD),
+    (0xC0000, 0xCFFFD),
+    (0xD0000, 0xDFFFD),
+    (0xE1000, 0xEFFFD),
+    (0xF0000, 0xFFFFD),
+    (0x100000, 0x10FFFD),
+)
+PCT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
+EXPRESSION_START = "{"
+EXPRESSION_END = "}"
+# Section 2.2: the operators of levels 2 and 3. The reserved ones
+# (`= , ! @ |`) are no operator and no varchar either, so an expression
+# starting with one fails as a variable name.
+EXPRESSION_OPERATORS = ("+", "#", ".", "/", ";", "?", "&")
+# Section 2.3: varname = varchar *( ["."] varchar ), varchar = ALPHA /
+# DIGIT / "_" / pct-encoded (ASCII letters and digits only).
+_VARCHAR = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})"
+VARNAME = re.compile(_VARCHAR + r"(?:\.?" + _VARCHAR + r")*")
+# Section 2.4.1: max-length = %x31-39 0*3DIGIT, a positive integer below
+# 10000 without a leading zero.
+MAX_LENGTH = re.compile(r"[1-9][0-9]{0,3}")
+PREFIX_MARK = ":"
+EXPLODE_MARK = "*"
+
+
+def check_uri_template(template, at, findings):
+    written = template.get("uriTemplate")
+    # A `uriTemplate` that is not a string is the shape rule's finding. One
+    # finding per template, however many faults it has.
+    if isinstance(written, str) and not is_uri_template(written):
+        findings.error(
+            URI_TEMPLATE,
+            pointer(*at, "uriTemplate"),
+            "`uriTemplate` is not an RFC 6570 URI Template",
+        )
+
+
+def is_uri_template(text):
+    position = 0
+    while position < len(text):
+        if text[position] == EXPRESSION_START:
+            end = text.find(EXPRESSION_END, position)
+            # Unclosed; or, when a `{` comes before the `}`, a body holding a
+            # character no expression can: both fail here.
+            if end < 0 or not is_expression(text[position + 1 : end]):
+                return False
+            position = end + 1
+            continue
+        encoded = PCT_ENCODED.match(text, position)
+        if encoded is not None:
+            position = encoded.end()
+        elif is_literal_character(text[position]):
+            position += 1
+        else:
+            # A stray `}`, a lone `%`, a space, a quote...
+            return False
+    return True
+
+
+def is_literal_character(char):
+    code = ord(char)
+    return any(low <= code <= high for low, high in LITERAL_RANGES)
+
+
+def is_expression(body):
+    """An optional operator, then one or more varspecs separated by commas;
+    an empty body, or an empty varspec (`{a,}`), is none."""
+    if body[:1] in EXPRESSION_OPERATORS:
+        body = body[1:]
+    return all(is_varspec(spec) for spec in body.split(","))
+
+
+def is_varspec(spec):
+    """A varname, then at most one modifier: a prefix `:` max-length or the
+    explode `*`, never both."""
+    name, prefix, length = spec.partition(PREFIX_MARK)
+    if prefix:
+        return MAX_LENGTH.fullmatch(length) is not None and is_varname(name)
+    if name.endswith(EXPLODE_MARK):
+        name = name[:-1]
+    return is_varname(name)
+
+
+def is_varname(name):
+    return VARNAME.fullmatch(name) is not None
+
+
+# --- Prompts (Section 11 of 0.8.0) ------------------------------------------
+#
+# A Prompt's `arguments`: the same under every revision and whatever the
+# Prompt's scope (which revisions define an argument's `title` is the
+# member revision rule's, above).
+
+PROMPT_ARGUMENTS_MEMBER = "arguments"
+# Section 11.2: the Prompt Argument Object, closed but for `x-` extensions
+# (Section 14.2 lists it), each member with its JSON type. An empty `name`
+# passes: the table asks for a string only.
+PROMPT_ARGUMENT_MEMBERS = {"name": str, "title": str, "description": str, "required": bool}
+REQUIRED_ARGUMENT_MEMBER = "name"
+
+
+def check_prompt_arguments(prompt, at, findings):
+    if PROMPT_ARGUMENTS_MEMBER not in prompt:
+        return
+    arguments = prompt[PROMPT_ARGUMENTS_MEMBER]
+    where = at + (PROMPT_ARGUMENTS_MEMBER,)
+    # A present collection holds at least one entry (Section 3.3).
+    if not isinstance(arguments, list) or not arguments:
+        findings.error(
+            PROMPT_ARGUMENTS, pointer(*where), "`arguments` must be a non-empty array"
+        )
+        return
+    # Repeated names are not judged: the catalog decides neither way.
+    for index, argument in enumerate(arguments):
+        site = where + (index,)
+        if not isinstance(argument, dict):
+            # The arguments after it are still checked.
+            findings.error(PROMPT_ARGUMENTS, pointer(*site), "an argument must be an object")
+            continue
+        if REQUIRED_ARGUMENT_MEMBER not in argument:
+            findings.error(PROMPT_ARGUMENTS, pointer(*site), "the argument has no `name`")
+        # `bool` is no `int` here: `isinstance(1, bool)` is false.
+        check_closed_object(argument, site, PROMPT_ARGUMENT_MEMBERS, PROMPT_ARGUMENTS, findings)
 
 
 # --- URI syntax (RFC 3986, syntax only; never retrieved) ------------------
