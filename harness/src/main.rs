@@ -59,14 +59,14 @@ enum Command {
     Run(Box<RunArgs>),
     /// List the cases a `run` with the same options would run.
     List(SelectArgs),
-    /// Show one case: its fixture with line numbers, its `x-test` member
-    /// and the findings expected under its revision; with `--validator`,
-    /// also what that validator reports and the diff.
+    /// Show cases: each one's fixture with line numbers, its `x-test`
+    /// member and the findings expected under its revision; with
+    /// `--validator`, also what that validator reports and the diff.
     ///
-    /// Exit status: 0 when the case is shown (with --validator, when it
-    /// passes at --level), 1 when the validator fails it, 2 for a case the
-    /// suite does not have (the nearest IDs are named), 3 when the
-    /// validator cannot be started.
+    /// Exit status: 0 when the cases are shown (with --validator, when they
+    /// pass at --level), 1 when the validator fails one, 2 for a case the
+    /// suite does not have (the nearest IDs are named, and nothing is
+    /// shown), 3 when the validator cannot be started.
     Show(Box<ShowArgs>),
     /// Check an adapter on a few cases and explain what it does wrong.
     Smoke(SmokeArgs),
@@ -137,11 +137,11 @@ struct DiffArgs {
 
 #[derive(Debug, Args)]
 struct ShowArgs {
-    /// The case, as `list` prints it (`<suite>/<class>/<file>@<revision>`),
-    /// or a fixture ID without `@revision`: the fixture under each of its
-    /// revisions.
-    #[arg(value_name = "CASE")]
-    case: String,
+    /// The cases, as `list` prints them (`<suite>/<class>/<file>@<revision>`),
+    /// or fixture IDs without `@revision`: the fixture under each of its
+    /// revisions. Several are shown one after another, in the order given.
+    #[arg(value_name = "CASE", required = true, num_args = 1..)]
+    cases: Vec<String>,
     /// A suite working tree instead of the suite built into this binary.
     #[arg(long, value_name = "DIR")]
     suite_dir: Option<PathBuf>,
@@ -1468,37 +1468,41 @@ fn list(args: SelectArgs) -> anyhow::Result<Status> {
 fn show(args: ShowArgs) -> anyhow::Result<Status> {
     let level: Level = args.level.parse().map_err(anyhow::Error::msg)?;
     let set = SuiteSet::load(SuiteTree::open(args.suite_dir.as_deref())?);
-    // A problem elsewhere in the suite does not hide this case, but it is
-    // said: it may be why the case looks wrong.
+    // A problem elsewhere in the suite does not hide these cases, but it is
+    // said: it may be why a case looks wrong.
     eprint!("{}", report::problems(&set.problems));
     let all = Selection::default().cases(&set);
-    let (fixture_id, revision) = match args.case.rsplit_once('@') {
-        Some((fixture, revision)) => (fixture, Some(revision)),
-        None => (args.case.as_str(), None),
-    };
-    let cases: Vec<_> = all
-        .iter()
-        .filter(|case| {
-            case.entry.fixture.id() == fixture_id
-                && revision.is_none_or(|revision| case.revision.as_str() == revision)
-        })
-        .copied()
-        .collect();
-    let Some(first) = cases.first() else {
-        let nearest = case::nearest_cases(&args.case, &all);
-        let mut message = format!("no case `{}` in the suite", escape::line(&args.case));
-        if nearest.is_empty() {
-            message.push_str("; `list` prints the case IDs");
-        } else {
-            message.push_str("; the nearest:");
-            for id in nearest {
-                message.push_str(&format!("\n  {}", escape::line(&id)));
+    // Every ID is looked up before anything is shown, so that a mistyped
+    // one is said at once rather than after pages of output.
+    let mut shown = Vec::with_capacity(args.cases.len());
+    for id in &args.cases {
+        let (fixture_id, revision) = match id.rsplit_once('@') {
+            Some((fixture, revision)) => (fixture, Some(revision)),
+            None => (id.as_str(), None),
+        };
+        let cases: Vec<_> = all
+            .iter()
+            .filter(|case| {
+                case.entry.fixture.id() == fixture_id
+                    && revision.is_none_or(|revision| case.revision.as_str() == revision)
+            })
+            .copied()
+            .collect();
+        if cases.is_empty() {
+            let nearest = case::nearest_cases(id, &all);
+            let mut message = format!("no case `{}` in the suite", escape::line(id));
+            if nearest.is_empty() {
+                message.push_str("; `list` prints the case IDs");
+            } else {
+                message.push_str("; the nearest:");
+                for id in nearest {
+                    message.push_str(&format!("\n  {}", escape::line(&id)));
+                }
             }
+            anyhow::bail!(message);
         }
-        anyhow::bail!(message);
-    };
-    let mut out = io::stdout().lock();
-    write!(out, "{}", emit::show::fixture(&set, first.entry))?;
+        shown.push(cases);
+    }
     let validator = match args.external.validator(&set.revisions)? {
         Some(external) => {
             interrupt::install().context("cannot handle interrupting signals")?;
@@ -1509,27 +1513,34 @@ fn show(args: ShowArgs) -> anyhow::Result<Status> {
         }
         None => None,
     };
+    let mut out = io::stdout().lock();
     let mut status = Status::Success;
-    for case in &cases {
-        writeln!(out)?;
-        write!(out, "{}", emit::show::expected(case.entry, case.revision))?;
-        let Some(pool) = &validator else {
-            continue;
-        };
-        let implementation = pool.implementation();
-        let result = mcpdesc_conformance::judge::runner::judge(
-            case,
-            &set.rules,
-            implementation,
-            |request| {
-                pool.call(request)
-                    .map_err(mcpdesc_conformance::outcome::Outcome::Failed)
-            },
-        );
-        let name = format!("{} {}", implementation.name, implementation.version);
-        write!(out, "{}", emit::show::judged(&set, &name, &result, level))?;
-        if result.outcome.passes(level) == Some(false) {
-            status = Status::Failures;
+    for (index, cases) in shown.iter().enumerate() {
+        if index > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{}", emit::show::fixture(&set, cases[0].entry))?;
+        for case in cases {
+            writeln!(out)?;
+            write!(out, "{}", emit::show::expected(case.entry, case.revision))?;
+            let Some(pool) = &validator else {
+                continue;
+            };
+            let implementation = pool.implementation();
+            let result = mcpdesc_conformance::judge::runner::judge(
+                case,
+                &set.rules,
+                implementation,
+                |request| {
+                    pool.call(request)
+                        .map_err(mcpdesc_conformance::outcome::Outcome::Failed)
+                },
+            );
+            let name = format!("{} {}", implementation.name, implementation.version);
+            write!(out, "{}", emit::show::judged(&set, &name, &result, level))?;
+            if result.outcome.passes(level) == Some(false) {
+                status = Status::Failures;
+            }
         }
     }
     out.flush()?;

@@ -7,6 +7,22 @@ fn show(args: &[&str]) -> std::process::Output {
     harness().arg("show").args(args).output().unwrap()
 }
 
+/// The output of `show` cut into one block per ID asked for: each starts
+/// with its `fixture:` line (the fixture itself is printed with line
+/// numbers, so no line of it starts so).
+fn fixture_blocks(stdout: &str) -> Vec<String> {
+    let mut blocks: Vec<String> = Vec::new();
+    for line in stdout.lines() {
+        if line.starts_with("fixture:   ") || blocks.is_empty() {
+            blocks.push(String::new());
+        }
+        let block = blocks.last_mut().unwrap();
+        block.push_str(line);
+        block.push('\n');
+    }
+    blocks
+}
+
 fn python_example() -> String {
     format!(
         "python3 {}",
@@ -63,23 +79,30 @@ fn show_works_for_every_case_and_fixture_that_list_prints() {
             .iter()
             .map(|(fixture, revisions)| ((*fixture).to_owned(), *fixture, revisions.clone())),
     );
-    // Two threads: the machine's cores, shared.
-    let (left, right) = asked.split_at(asked.len() / 2);
+    // Many IDs per `show`, so that the test costs a few processes rather
+    // than one per case; two threads: the machine's cores, shared.
+    let chunks: Vec<_> = asked.chunks(asked.len().div_ceil(8)).collect();
+    let (left, right) = chunks.split_at(chunks.len() / 2);
     std::thread::scope(|scope| {
         for part in [left, right] {
             scope.spawn(move || {
-                for (id, fixture, revisions) in part {
-                    let stdout = stdout_of_success(&show(&[id]));
-                    assert!(
-                        stdout.starts_with(&format!("fixture:   {fixture}\n")),
-                        "show {id}:\n{stdout}"
-                    );
-                    let shown: Vec<&str> = stdout
-                        .lines()
-                        .filter_map(|line| line.strip_prefix("expected under "))
-                        .map(|rest| rest.split(':').next().unwrap())
-                        .collect();
-                    assert_eq!(&shown, revisions, "show {id}:\n{stdout}");
+                for chunk in part {
+                    let ids: Vec<&str> = chunk.iter().map(|(id, _, _)| id.as_str()).collect();
+                    let stdout = stdout_of_success(&show(&ids));
+                    let blocks = fixture_blocks(&stdout);
+                    assert_eq!(blocks.len(), chunk.len(), "{stdout}");
+                    for ((id, fixture, revisions), block) in chunk.iter().zip(blocks) {
+                        assert!(
+                            block.starts_with(&format!("fixture:   {fixture}\n")),
+                            "show {id}:\n{block}"
+                        );
+                        let shown: Vec<&str> = block
+                            .lines()
+                            .filter_map(|line| line.strip_prefix("expected under "))
+                            .map(|rest| rest.split(':').next().unwrap())
+                            .collect();
+                        assert_eq!(&shown, revisions, "show {id}:\n{block}");
+                    }
                 }
             });
         }
@@ -236,4 +259,42 @@ fn the_first_things_to_do_run_as_written() {
             .unwrap();
         stdout_of_success(&output);
     }
+}
+
+#[test]
+fn several_ids_are_shown_in_order_and_an_unknown_one_shows_nothing() {
+    let listed = stdout_of_success(&harness().arg("list").output().unwrap());
+    let first = listed.lines().next().unwrap();
+    let last = listed.lines().last().unwrap();
+    let fixture = last.rsplit_once('@').unwrap().0;
+    let output = show(&[last, first, fixture]);
+    let stdout = stdout_of_success(&output);
+    let blocks = fixture_blocks(&stdout);
+    let heads: Vec<&str> = blocks.iter().map(|b| b.lines().next().unwrap()).collect();
+    assert_eq!(
+        heads,
+        [
+            format!("fixture:   {fixture}"),
+            format!("fixture:   {}", first.rsplit_once('@').unwrap().0),
+            format!("fixture:   {fixture}"),
+        ],
+        "{stdout}"
+    );
+
+    let output = show(&[
+        first,
+        "tools/expected-valid/no-such-fixture.json@2025-11-25",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
+    assert_eq!(
+        stdout_of(&output),
+        "",
+        "nothing is shown before the unknown ID"
+    );
+    assert!(
+        stderr_of(&output)
+            .contains("no case `tools/expected-valid/no-such-fixture.json@2025-11-25`"),
+        "{}",
+        stderr_of(&output)
+    );
 }
