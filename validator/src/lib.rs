@@ -16,6 +16,7 @@ mod client_requirements;
 mod component;
 mod document;
 mod elicitation;
+mod example;
 mod icon;
 mod interaction;
 mod kind;
@@ -79,6 +80,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     tool::check(&model, revision, &mut report);
     resource::check(&model.primitives, revision, &mut report);
     prompt::check(&model.primitives, &mut report);
+    example::check(&model, revision, &mut report);
     report.finish()
 }
 

@@ -654,6 +654,12 @@ mod tests {
             &doc,
             R2025_11_25,
             &[
+                // A Resource Template's member, but an empty map.
+                (
+                    crate::rule::EXAMPLE_MAP,
+                    "/resourceTemplates/0/completionExamples",
+                    E,
+                ),
                 (SHAPE, "/prompts/0/inputSchema", E),
                 (SHAPE, "/prompts/0/mimeType", E),
                 (SHAPE, "/resourceTemplates/0/interactionExamples", E),

@@ -325,6 +325,52 @@ pub const RESOURCE_ANNOTATIONS_PROTOCOL_VERSION: &str = "mcp.resource.annotation
 /// A Resource Template's `uriTemplate` is an RFC 6570 URI Template.
 pub const RESOURCE_TEMPLATE_URI_TEMPLATE: &str = "mcpdesc.resource-template.uri-template";
 
+/// A named example map (`examples` of any primitive, `completionExamples`
+/// of a Prompt or Resource Template) is an object with at least one entry.
+pub const EXAMPLE_MAP: &str = "mcpdesc.example.map";
+
+/// Every name in a named example map is a local name.
+pub const EXAMPLE_NAME: &str = "mcpdesc.example.name";
+
+/// A named example's completed result holds no JSON-RPC envelope, request,
+/// error or task member.
+pub const EXAMPLE_COMPLETED_RESULT: &str = "mcpdesc.example.completed-result";
+
+/// A named example's result has `resultType: "complete"` under 2026-07-28
+/// and no `resultType` before it.
+pub const EXAMPLE_RESULT_TYPE: &str = "mcp.example.result-type";
+
+/// A Prompt Example Object holds a `result`, string `arguments` and no other
+/// member but `x-` extensions.
+pub const PROMPT_EXAMPLE_SHAPE: &str = "mcpdesc.prompt-example.shape";
+
+/// A Prompt example's arguments are declared by its Prompt, the required
+/// ones all given.
+pub const PROMPT_EXAMPLE_ARGUMENTS: &str = "mcpdesc.prompt-example.arguments";
+
+/// A Prompt example's result is a completed `GetPromptResult`: messages
+/// with a role and a content block.
+pub const PROMPT_EXAMPLE_RESULT: &str = "mcp.prompt-example.result";
+
+/// A content block in a named example has a type its revision defines and
+/// the members of that type.
+pub const CONTENT_BLOCK: &str = "mcp.content-block";
+
+/// A Completion Example Object has an `argument` of string `name` and
+/// `value`, a `result`, a `context` of non-empty string `arguments` when
+/// present, and no other member but `x-` extensions.
+pub const COMPLETION_EXAMPLE_SHAPE: &str = "mcpdesc.completion-example.shape";
+
+/// A completion example completes an argument of its Prompt or a variable
+/// of its Resource Template, in a context of its other ones.
+pub const COMPLETION_EXAMPLE_TARGET: &str = "mcpdesc.completion-example.target";
+
+/// A completion example's result is a completed `CompleteResult`.
+pub const COMPLETION_EXAMPLE_RESULT: &str = "mcp.completion-example.result";
+
+/// A completion example has a `context` only from 2025-06-18 on.
+pub const COMPLETION_EXAMPLE_PROTOCOL_VERSION: &str = "mcp.completion-example.protocol-version";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -332,14 +378,19 @@ pub const ALL: &[&str] = &[
     CAPABILITIES_PROTOCOL_VERSION,
     CLIENT_REQUIREMENTS_DEPRECATED,
     CLIENT_REQUIREMENTS_PROTOCOL_VERSION,
+    COMPLETION_EXAMPLE_PROTOCOL_VERSION,
+    COMPLETION_EXAMPLE_RESULT,
+    CONTENT_BLOCK,
     ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE,
     ELICITATION_FORM_SCHEMA_VOCABULARY,
     ELICITATION_PROTOCOL_VERSION,
+    EXAMPLE_RESULT_TYPE,
     EXTENSIONS_IDENTIFIER,
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
     PRIMITIVE_PROTOCOL_VERSION,
+    PROMPT_EXAMPLE_RESULT,
     RESOURCE_ANNOTATIONS,
     RESOURCE_ANNOTATIONS_PROTOCOL_VERSION,
     TOOL_ANNOTATIONS,
@@ -358,6 +409,8 @@ pub const ALL: &[&str] = &[
     CAPABILITIES_SCOPE_OVERLAP,
     CAPABILITIES_SHAPE,
     CLIENT_REQUIREMENTS_SHAPE,
+    COMPLETION_EXAMPLE_SHAPE,
+    COMPLETION_EXAMPLE_TARGET,
     COMPONENT_NAME,
     COMPONENT_STRUCTURE,
     DOCUMENT_SHAPE,
@@ -372,6 +425,9 @@ pub const ALL: &[&str] = &[
     ELICITATION_SHAPE,
     ELICITATION_TEXT,
     ELICITATION_URL,
+    EXAMPLE_COMPLETED_RESULT,
+    EXAMPLE_MAP,
+    EXAMPLE_NAME,
     EXTENSIONS_RESERVED_IDENTIFIER,
     ICON_SHAPE,
     INTERACTION_DECLARATION,
@@ -382,6 +438,8 @@ pub const ALL: &[&str] = &[
     PRIMITIVE_PROTOCOL_SCOPE,
     PRIMITIVE_SHAPE,
     PRIMITIVE_VARIANT_OVERLAP,
+    PROMPT_EXAMPLE_ARGUMENTS,
+    PROMPT_EXAMPLE_SHAPE,
     PROMPT_ARGUMENTS,
     PROTOCOL_VERSIONS_KNOWN,
     PROTOCOL_LEGACY_VALIDATION_INCOMPLETE,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 38] = [
+const STRUCTURAL_RULES: [&str; 44] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -62,6 +62,12 @@ const STRUCTURAL_RULES: [&str; 38] = [
     "mcp.tool.execution",
     "mcp.resource.annotations",
     "mcpdesc.prompt.arguments",
+    "mcpdesc.example.map",
+    "mcpdesc.example.name",
+    "mcpdesc.prompt-example.shape",
+    "mcp.prompt-example.result",
+    "mcpdesc.completion-example.shape",
+    "mcp.completion-example.result",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its
@@ -76,7 +82,7 @@ const VALID_BUT_INVALID_BY_THE_TEXT: [(&str, &str); 0] = [];
 /// suite reports what a reference resolves to at the reference site, and a
 /// schema does not resolve `$componentRef`. Each names the fixture, the
 /// finding's pointer and why; the fixture's other findings are compared.
-const OUT_OF_A_SCHEMAS_REACH: [(&str, &str, &str); 2] = [
+const OUT_OF_A_SCHEMAS_REACH: [(&str, &str, &str); 3] = [
     (
         "elicitation/expected-invalid/referenced-schema-breaks-vocabulary.json",
         "/tools/0/elicitations/0/requestedSchema",
@@ -86,6 +92,11 @@ const OUT_OF_A_SCHEMAS_REACH: [(&str, &str, &str); 2] = [
         "tools/expected-invalid/input-schema-roots.json",
         "/tools/3/inputSchema",
         "the referenced component is a string schema, which shows only once resolved",
+    ),
+    (
+        "examples/expected-invalid/prompt-example-shapes.json",
+        "/prompts/0/examples/shared",
+        "the schema rejects the referenced Prompt example where the component is",
     ),
 ];
 

@@ -1,0 +1,246 @@
+//! MCP content blocks inside named examples (the `content` of a Prompt
+//! message): which block types a revision defines, and the members each
+//! type needs.
+
+use mcpdesc_protocol::Revision;
+use serde_json::{Map, Value};
+
+use super::{Place, is_base64};
+use crate::pointer::Pointer;
+use crate::report::Report;
+use crate::rule;
+use crate::value::is_uri;
+
+/// The members every content block may carry besides its type's own.
+const COMMON: [&str; 3] = ["type", "annotations", "_meta"];
+
+/// The members of each block type besides [`COMMON`]; blocks are closed,
+/// as the published 0.8.0 schema has them.
+const MEMBERS: [(&str, &[&str]); 5] = [
+    ("text", &["text"]),
+    ("image", &["data", "mimeType"]),
+    ("audio", &["data", "mimeType"]),
+    ("resource", &["resource"]),
+    (
+        "resource_link",
+        &[
+            "uri",
+            "name",
+            "title",
+            "description",
+            "mimeType",
+            "size",
+            "icons",
+        ],
+    ),
+];
+
+/// The members of the `resource` of an embedded resource block (MCP's
+/// `TextResourceContents` and `BlobResourceContents`), closed.
+const RESOURCE_MEMBERS: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
+
+/// The block types of a Prompt message and the first revision that defines
+/// each: text, image and embedded resources from the first, audio from
+/// 2025-03-26, resource links from 2025-06-18.
+const PROMPT_MESSAGE_TYPES: [(&str, Revision); 5] = [
+    ("text", Revision::of("2024-11-05")),
+    ("image", Revision::of("2024-11-05")),
+    ("resource", Revision::of("2024-11-05")),
+    ("audio", Revision::of("2025-03-26")),
+    ("resource_link", Revision::of("2025-06-18")),
+];
+
+/// `mcp.content-block` on the content block `block`, at `block_at` in the
+/// example at `place`, of a Prompt message under `revision`; `in_scope`
+/// says whether the Prompt applies to the revision, without which only the
+/// members of the block are checked, not whether its type exists yet.
+pub(super) fn check_prompt_message(
+    block: &Value,
+    place: &Place,
+    block_at: &Pointer,
+    revision: Revision,
+    in_scope: bool,
+    report: &mut Report,
+) {
+    let at = |member: Option<&str>| {
+        place.within(|_| match member {
+            Some(member) => block_at.key(member),
+            None => block_at.clone(),
+        })
+    };
+    let Value::Object(block) = block else {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(None),
+            "a content block is an object",
+        );
+        return;
+    };
+    let kind = match block.get("type") {
+        None => {
+            report.error(rule::CONTENT_BLOCK, &at(None), "`type` is missing");
+            return;
+        }
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(_) => {
+            report.error(
+                rule::CONTENT_BLOCK,
+                &at(Some("type")),
+                "`type` must be a string",
+            );
+            return;
+        }
+    };
+    let Some((_, since)) = PROMPT_MESSAGE_TYPES.iter().find(|(name, _)| *name == kind) else {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some("type")),
+            format!("`{kind}` is not a content block type of a Prompt message"),
+        );
+        return;
+    };
+    if in_scope && revision < *since {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some("type")),
+            format!("MCP {revision} defines no `{kind}` content block"),
+        );
+    }
+    let own = MEMBERS
+        .iter()
+        .find(|(name, _)| *name == kind)
+        .map_or(&[][..], |(_, members)| *members);
+    for member in block
+        .keys()
+        .filter(|member| !COMMON.contains(&member.as_str()) && !own.contains(&member.as_str()))
+    {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some(member)),
+            format!("no member `{member}` is defined on a `{kind}` block"),
+        );
+    }
+    let missing = |member: &str| format!("a `{kind}` block has a string `{member}`");
+    match kind {
+        "text" => require_strings(block, &["text"], &at, &missing, report),
+        "image" | "audio" => {
+            require_strings(block, &["data", "mimeType"], &at, &missing, report);
+            if let Some(Value::String(data)) = block.get("data")
+                && !is_base64(data)
+            {
+                report.error(
+                    rule::CONTENT_BLOCK,
+                    &at(Some("data")),
+                    "`data` is not base64",
+                );
+            }
+        }
+        "resource_link" => {
+            require_strings(block, &["uri", "name"], &at, &missing, report);
+            check_uri(block, &|member| at(Some(member)), report);
+        }
+        _ => check_embedded(
+            block,
+            &|member| at(Some("resource")).key(member),
+            &at,
+            report,
+        ),
+    }
+}
+
+/// Each of `members` is a string member of `block`: a missing one is
+/// reported at the block, one of another type at the member.
+fn require_strings(
+    block: &Map<String, Value>,
+    members: &[&str],
+    at: &dyn Fn(Option<&str>) -> Pointer,
+    message: &dyn Fn(&str) -> String,
+    report: &mut Report,
+) {
+    for member in members {
+        match block.get(*member) {
+            Some(Value::String(_)) => {}
+            Some(_) => report.error(rule::CONTENT_BLOCK, &at(Some(member)), message(member)),
+            None => report.error(rule::CONTENT_BLOCK, &at(None), message(member)),
+        }
+    }
+}
+
+/// The `resource` of an embedded resource block: an object with a string
+/// `uri` and exactly one of a string `text` and a base64 `blob`.
+fn check_embedded(
+    block: &Map<String, Value>,
+    inside: &dyn Fn(&str) -> Pointer,
+    at: &dyn Fn(Option<&str>) -> Pointer,
+    report: &mut Report,
+) {
+    let Some(resource) = block.get("resource") else {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(None),
+            "a `resource` block has a `resource` object",
+        );
+        return;
+    };
+    let Value::Object(resource) = resource else {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some("resource")),
+            "`resource` must be an object",
+        );
+        return;
+    };
+    let whole = || at(Some("resource"));
+    for member in resource
+        .keys()
+        .filter(|member| !RESOURCE_MEMBERS.contains(&member.as_str()))
+    {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &inside(member),
+            format!("no member `{member}` is defined on resource contents"),
+        );
+    }
+    match resource.get("uri") {
+        Some(Value::String(_)) => check_uri(resource, inside, report),
+        Some(_) => report.error(
+            rule::CONTENT_BLOCK,
+            &inside("uri"),
+            "`uri` must be a string",
+        ),
+        None => report.error(
+            rule::CONTENT_BLOCK,
+            &whole(),
+            "an embedded resource has a `uri`",
+        ),
+    }
+    match (resource.get("text"), resource.get("blob")) {
+        (Some(_), Some(_)) | (None, None) => report.error(
+            rule::CONTENT_BLOCK,
+            &whole(),
+            "an embedded resource has exactly one of `text` and `blob`",
+        ),
+        (Some(Value::String(_)), None) => {}
+        (Some(_), None) => report.error(
+            rule::CONTENT_BLOCK,
+            &inside("text"),
+            "`text` must be a string",
+        ),
+        (None, Some(Value::String(blob))) if is_base64(blob) => {}
+        (None, Some(_)) => report.error(
+            rule::CONTENT_BLOCK,
+            &inside("blob"),
+            "`blob` must be a base64 string",
+        ),
+    }
+}
+
+/// A string `uri` of `object` is a URI (RFC 3986), reported at `at("uri")`
+/// when it is not.
+fn check_uri(object: &Map<String, Value>, at: &dyn Fn(&str) -> Pointer, report: &mut Report) {
+    if let Some(Value::String(uri)) = object.get("uri")
+        && !is_uri(uri)
+    {
+        report.error(rule::CONTENT_BLOCK, &at("uri"), "`uri` is not a URI");
+    }
+}
