@@ -1,8 +1,8 @@
 """The rules of the `document`, `elicitation`, `interaction`, `tags`,
 `components`, `transports`, `security`, `capabilities`, `tools`,
-`resources` and `prompts` suites, and the `serialization` suite's for JSON
-text, written from the specification material alone (the seeds,
-spec-facts.md and the suite catalogs), never from the Rust reference
+`resources`, `prompts` and `examples` suites, and the `serialization`
+suite's for JSON text, written from the specification material alone (the
+seeds, spec-facts.md and the suite catalogs), never from the Rust reference
 validator.
 
 This module is what `adequacy/mutate.py` mutates; the stdio session lives in
@@ -113,6 +113,20 @@ RESOURCE_ANNOTATIONS_REVISION = "mcp.resource.annotations.protocol-version"
 URI_TEMPLATE = "mcpdesc.resource-template.uri-template"
 PROMPT_ARGUMENTS = "mcpdesc.prompt.arguments"
 
+# The `examples` suite: named example maps (Sections 9.3, 10.4, 11.3, 11.4).
+EXAMPLE_MAP = "mcpdesc.example.map"
+EXAMPLE_NAME = "mcpdesc.example.name"
+COMPLETED_RESULT = "mcpdesc.example.completed-result"
+RESULT_TYPE_RULE = "mcp.example.result-type"
+PROMPT_EXAMPLE_SHAPE = "mcpdesc.prompt-example.shape"
+PROMPT_EXAMPLE_ARGUMENTS = "mcpdesc.prompt-example.arguments"
+PROMPT_EXAMPLE_RESULT = "mcp.prompt-example.result"
+CONTENT_BLOCK = "mcp.content-block"
+COMPLETION_EXAMPLE_SHAPE = "mcpdesc.completion-example.shape"
+COMPLETION_EXAMPLE_TARGET = "mcpdesc.completion-example.target"
+COMPLETION_EXAMPLE_RESULT = "mcp.completion-example.result"
+COMPLETION_EXAMPLE_REVISION = "mcp.completion-example.protocol-version"
+
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
 SYNTAX = "mcpdesc.serialization.syntax"
@@ -205,6 +219,18 @@ ALL_RULES = [
     RESOURCE_ANNOTATIONS_REVISION,
     URI_TEMPLATE,
     PROMPT_ARGUMENTS,
+    EXAMPLE_MAP,
+    EXAMPLE_NAME,
+    COMPLETED_RESULT,
+    RESULT_TYPE_RULE,
+    PROMPT_EXAMPLE_SHAPE,
+    PROMPT_EXAMPLE_ARGUMENTS,
+    PROMPT_EXAMPLE_RESULT,
+    CONTENT_BLOCK,
+    COMPLETION_EXAMPLE_SHAPE,
+    COMPLETION_EXAMPLE_TARGET,
+    COMPLETION_EXAMPLE_RESULT,
+    COMPLETION_EXAMPLE_REVISION,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -569,6 +595,13 @@ def validate(document, revision, context):
                 check_uri_template(primitive, at, findings)
             if kind == "prompts":
                 check_prompt_arguments(primitive, at, findings)
+            # Named examples: the maps and names under every revision; what
+            # depends on the revision, for a declaration that applies to it.
+            check_example_maps(primitive, at, kind, findings)
+            if kind == "prompts":
+                check_prompt_examples(document, primitive, at, scope, revision, findings)
+            if kind in COMPLETION_KINDS:
+                check_completion_examples(primitive, at, kind, scope, revision, findings)
         check_variant_overlap(VARIANT_KEYS[kind], applying, findings)
     return findings.items
 
@@ -3447,6 +3480,559 @@ def check_prompt_arguments(prompt, at, findings):
             findings.error(PROMPT_ARGUMENTS, pointer(*site), "the argument has no `name`")
         # `bool` is no `int` here: `isinstance(1, bool)` is false.
         check_closed_object(argument, site, PROMPT_ARGUMENT_MEMBERS, PROMPT_ARGUMENTS, findings)
+
+
+# --- Named examples (Sections 9.3, 10.4, 11.3 and 11.4 of 0.8.0) -------------
+#
+# The example maps of the four primitives and their names; Prompt examples
+# (their arguments, their completed `GetPromptResult` and its content
+# blocks); completion examples of Resource Templates and Prompts. Tool and
+# Resource (and Resource Template) examples' own contents come later.
+#
+# An example has no scope of its own: the rules that depend on the revision
+# (the result type, which content block types exist, a completion context)
+# judge it under the revisions its declaration's effective scope includes;
+# the others under every revision, whatever the scope.
+
+EXAMPLES_MEMBER = "examples"
+COMPLETION_EXAMPLES_MEMBER = "completionExamples"
+# The kinds that have completion examples (`completionExamples` elsewhere is
+# the primitive shape rule's unknown member, not an example map).
+COMPLETION_KINDS = ("resourceTemplates", "prompts")
+PROMPT_EXAMPLES = EXAMPLE_NAMESPACES["prompts"]
+
+# Members a completed result never holds: the JSON-RPC envelope, a
+# request's members, an error, and a task handle (Sections 10.4.4, 11.3,
+# 11.4).
+UNFINISHED_RESULT_MEMBERS = ("jsonrpc", "id", "method", "params", "error", "task")
+
+# MCP 2026-07-28 marks a completed result with `resultType: "complete"`;
+# earlier revisions have no such field.
+RESULT_TYPE = "resultType"
+COMPLETE = "complete"
+FIRST_RESULT_TYPE_REVISION = "2026-07-28"
+
+# Section 11.3: a Prompt example is `arguments` (optional, a map of strings)
+# and `result`, closed but for `x-` extensions.
+PROMPT_EXAMPLE_MEMBERS = ("arguments", "result")
+EXAMPLE_ARGUMENTS = "arguments"
+EXAMPLE_RESULT = "result"
+
+# MCP's `PromptMessage`: exactly a role and a content block.
+MESSAGE_MEMBERS = ("role", "content")
+MESSAGE_ROLES = ("user", "assistant")
+
+# Content blocks: the optional members each type may carry, whose values
+# this rule does not judge, and the revisions that define each type for
+# Prompt messages, as (first, last). The members each type requires are in
+# BLOCK_REQUIRED_MEMBERS, below, with what each must be.
+TEXT_BLOCK = "text"
+IMAGE_BLOCK = "image"
+AUDIO_BLOCK = "audio"
+RESOURCE_BLOCK = "resource"
+LINK_BLOCK = "resource_link"
+BLOCK_OPTIONAL_MEMBERS = ("annotations", "_meta")
+LINK_OPTIONAL_MEMBERS = BLOCK_OPTIONAL_MEMBERS + (
+    "title",
+    "description",
+    "mimeType",
+    "size",
+    "icons",
+)
+BLOCK_SPANS = {
+    TEXT_BLOCK: ALWAYS,
+    IMAGE_BLOCK: ALWAYS,
+    RESOURCE_BLOCK: ALWAYS,
+    AUDIO_BLOCK: ("2025-03-26", None),
+    LINK_BLOCK: ("2025-06-18", None),
+}
+# Embedded resource contents: a `uri`, exactly one of `text` and `blob`,
+# and optionally `mimeType` and `_meta`.
+RESOURCE_CONTENTS_MEMBERS = ("uri", "text", "blob", "mimeType", "_meta")
+# RFC 4648's standard alphabet, padded to a multiple of four characters,
+# with no line break; the unused bits of the last group are not judged.
+BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+# Sections 10.4.6 and 11.4: a completion example is an `argument` (a name
+# and a value), an optional `context` (a non-empty map of strings under
+# `arguments`) and a `result`; all three closed but for `x-` extensions.
+COMPLETION_EXAMPLE_MEMBERS = ("argument", "context", "result")
+COMPLETION_ARGUMENT_MEMBERS = ("name", "value")
+COMPLETION_CONTEXT_MEMBERS = ("arguments",)
+# A completion request carries a context from this revision on.
+FIRST_COMPLETION_CONTEXT_REVISION = "2025-06-18"
+# MCP's `CompleteResult`: at most this many values.
+MAX_COMPLETION_VALUES = 100
+
+
+def check_example_maps(primitive, at, kind, findings):
+    """Every named example map of the primitive: an object with one entry
+    at least, each named by the pattern. The entries are their kind's."""
+    maps = [EXAMPLES_MEMBER]
+    if kind in COMPLETION_KINDS:
+        maps.append(COMPLETION_EXAMPLES_MEMBER)
+    for member in maps:
+        if member not in primitive:
+            continue
+        held = primitive[member]
+        if not isinstance(held, dict) or not held:
+            findings.error(
+                EXAMPLE_MAP, pointer(*at, member), "`%s` must be a non-empty object" % member
+            )
+            continue
+        for name in held:
+            # Matched whole and case-sensitively; the empty name fails.
+            if not NAME_PATTERN.fullmatch(name):
+                findings.error(
+                    EXAMPLE_NAME,
+                    pointer(*at, member, name),
+                    "the example name must match ^[A-Za-z0-9._-]+$",
+                )
+
+
+def within(locate, *prefix):
+    """A `locate` for the place at `prefix` inside the one `locate` serves:
+    inside a referenced example, still the reference site."""
+    return lambda *tokens: locate(*prefix, *tokens)
+
+
+def example_map(primitive, member):
+    held = primitive.get(member)
+    return held if isinstance(held, dict) else {}
+
+
+def declared_arguments(prompt):
+    """The string names of a Prompt's argument entries, and those of them
+    marked `required: true`; a Prompt without a list of arguments has none."""
+    names, required = set(), set()
+    arguments = prompt.get(PROMPT_ARGUMENTS_MEMBER)
+    if not isinstance(arguments, list):
+        return names, required
+    for argument in arguments:
+        if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+            continue
+        names.add(argument["name"])
+        if argument.get("required") is True:
+            required.add(argument["name"])
+    return names, required
+
+
+def check_prompt_examples(document, prompt, at, scope, revision, findings):
+    declared, required = declared_arguments(prompt)
+    for name, written in example_map(prompt, EXAMPLES_MEMBER).items():
+        site = at + (EXAMPLES_MEMBER, name)
+        if is_reference(written):
+            example = resolve(document, written, PROMPT_EXAMPLES)
+            if example is ABSENT or not isinstance(example, dict):
+                # A broken or cyclic chain, or a component that is not an
+                # object: the components suite's rules alone.
+                continue
+            # Judged against this Prompt, every finding at the reference site.
+            locate = lambda *tokens, site=site: pointer(*site)
+        else:
+            example = written
+            locate = lambda *tokens, site=site: pointer(*site, *tokens)
+        check_prompt_example(example, locate, declared, required, scope, revision, findings)
+
+
+def check_prompt_example(example, locate, declared, required, scope, revision, findings):
+    if not isinstance(example, dict):
+        findings.error(PROMPT_EXAMPLE_SHAPE, locate(), "a Prompt example must be an object")
+        return
+    if EXAMPLE_RESULT not in example:
+        findings.error(PROMPT_EXAMPLE_SHAPE, locate(), "the Prompt example has no `result`")
+    for member in example:
+        if not member.startswith(EXTENSION_PREFIX) and member not in PROMPT_EXAMPLE_MEMBERS:
+            findings.error(
+                PROMPT_EXAMPLE_SHAPE,
+                locate(member),
+                "`%s` is not a member of a Prompt example" % member,
+            )
+    check_example_arguments(example, locate, declared, required, findings)
+    if EXAMPLE_RESULT in example:
+        result = example[EXAMPLE_RESULT]
+        check_prompt_result(result, within(locate, EXAMPLE_RESULT), scope, revision, findings)
+
+
+def check_example_arguments(example, locate, declared, required, findings):
+    if EXAMPLE_ARGUMENTS not in example:
+        # Omission means no arguments: every required one is missing.
+        if required:
+            findings.error(
+                PROMPT_EXAMPLE_ARGUMENTS, locate(), "a required argument is not given"
+            )
+        return
+    arguments = example[EXAMPLE_ARGUMENTS]
+    if not isinstance(arguments, dict):
+        # The shape rule's finding; there are no keys to compare.
+        findings.error(
+            PROMPT_EXAMPLE_SHAPE, locate(EXAMPLE_ARGUMENTS), "`arguments` must be an object"
+        )
+        return
+    for key, value in arguments.items():
+        if not isinstance(value, str):
+            findings.error(
+                PROMPT_EXAMPLE_SHAPE,
+                locate(EXAMPLE_ARGUMENTS, key),
+                "an argument value must be a string",
+            )
+        if key not in declared:
+            findings.error(
+                PROMPT_EXAMPLE_ARGUMENTS,
+                locate(EXAMPLE_ARGUMENTS, key),
+                "the Prompt declares no argument `%s`" % key,
+            )
+    if not required <= set(arguments):
+        findings.error(
+            PROMPT_EXAMPLE_ARGUMENTS,
+            locate(EXAMPLE_ARGUMENTS),
+            "a required argument is not given",
+        )
+
+
+def check_completed_result(result, locate, findings):
+    """The members no completed result holds, each at itself. `result` is
+    an object."""
+    for member in UNFINISHED_RESULT_MEMBERS:
+        if member in result:
+            findings.error(
+                COMPLETED_RESULT,
+                locate(member),
+                "a completed result holds no `%s`" % member,
+            )
+
+
+def check_result_type(result, locate, scope, revision, findings):
+    """Under the case's revision, for a declaration that applies to it."""
+    if not in_scope(scope, revision):
+        return
+    if revision >= FIRST_RESULT_TYPE_REVISION:
+        if RESULT_TYPE not in result:
+            findings.error(
+                RESULT_TYPE_RULE, locate(), "MCP %s marks a completed result `complete`" % revision
+            )
+        elif result[RESULT_TYPE] != COMPLETE:
+            findings.error(
+                RESULT_TYPE_RULE, locate(RESULT_TYPE), "`resultType` must be \"complete\""
+            )
+    elif RESULT_TYPE in result:
+        findings.error(
+            RESULT_TYPE_RULE, locate(RESULT_TYPE), "MCP %s has no `resultType`" % revision
+        )
+
+
+def check_prompt_result(result, locate, scope, revision, findings):
+    if not isinstance(result, dict):
+        findings.error(PROMPT_EXAMPLE_RESULT, locate(), "the result must be an object")
+        return
+    check_completed_result(result, locate, findings)
+    check_result_type(result, locate, scope, revision, findings)
+    if "description" in result and not isinstance(result["description"], str):
+        findings.error(
+            PROMPT_EXAMPLE_RESULT, locate("description"), "`description` must be a string"
+        )
+    if "messages" not in result:
+        findings.error(PROMPT_EXAMPLE_RESULT, locate(), "the result has no `messages`")
+        return
+    messages = result["messages"]
+    if not isinstance(messages, list):
+        # An empty list passes: MCP asks for no message.
+        findings.error(PROMPT_EXAMPLE_RESULT, locate("messages"), "`messages` must be an array")
+        return
+    for index, message in enumerate(messages):
+        check_message(message, within(locate, "messages", index), scope, revision, findings)
+
+
+def check_message(message, locate, scope, revision, findings):
+    if not isinstance(message, dict):
+        findings.error(PROMPT_EXAMPLE_RESULT, locate(), "a message must be an object")
+        return
+    if any(member not in message for member in MESSAGE_MEMBERS):
+        findings.error(PROMPT_EXAMPLE_RESULT, locate(), "a message needs `role` and `content`")
+    # MCP's objects have no `x-` extensions: every other member is unknown.
+    for member in message:
+        if member not in MESSAGE_MEMBERS:
+            findings.error(
+                PROMPT_EXAMPLE_RESULT, locate(member), "`%s` is not a member of a message" % member
+            )
+    if "role" in message and not json_in(message["role"], MESSAGE_ROLES):
+        findings.error(
+            PROMPT_EXAMPLE_RESULT, locate("role"), "`role` must be `user` or `assistant`"
+        )
+    if "content" in message:
+        content = message["content"]
+        check_content_block(content, within(locate, "content"), scope, revision, findings)
+
+
+def is_base64(value):
+    return isinstance(value, str) and BASE64.fullmatch(value) is not None
+
+
+def is_uri_string(value):
+    return isinstance(value, str) and is_uri(value)
+
+
+# Each type's required members, with what each must be.
+BLOCK_REQUIRED_MEMBERS = {
+    TEXT_BLOCK: {"text": is_string},
+    IMAGE_BLOCK: {"data": is_base64, "mimeType": is_string},
+    AUDIO_BLOCK: {"data": is_base64, "mimeType": is_string},
+    RESOURCE_BLOCK: {"resource": is_object},
+    LINK_BLOCK: {"uri": is_uri_string, "name": is_string},
+}
+
+
+def check_content_block(block, locate, scope, revision, findings):
+    if not isinstance(block, dict):
+        findings.error(CONTENT_BLOCK, locate(), "a content block must be an object")
+        return
+    if "type" not in block:
+        findings.error(CONTENT_BLOCK, locate(), "the content block has no `type`")
+        return
+    kind = block["type"]
+    if not isinstance(kind, str) or kind not in BLOCK_REQUIRED_MEMBERS:
+        # Reported at `type` alone: an unknown type has no members to judge.
+        findings.error(CONTENT_BLOCK, locate("type"), "`type` names no content block type")
+        return
+    # Whether the type exists is the revision's, for a Prompt that applies.
+    if in_scope(scope, revision) and not defines(BLOCK_SPANS[kind], revision):
+        findings.error(
+            CONTENT_BLOCK,
+            locate("type"),
+            "MCP %s has no `%s` content block" % (revision, kind),
+        )
+    required = BLOCK_REQUIRED_MEMBERS[kind]
+    if any(member not in block for member in required):
+        findings.error(
+            CONTENT_BLOCK, locate(), "a `%s` block needs %s" % (kind, ", ".join(required))
+        )
+    optional = LINK_OPTIONAL_MEMBERS if kind == LINK_BLOCK else BLOCK_OPTIONAL_MEMBERS
+    for member, held in block.items():
+        if member == "type" or member in optional:
+            continue
+        if member not in required:
+            findings.error(
+                CONTENT_BLOCK, locate(member), "a `%s` block has no `%s`" % (kind, member)
+            )
+        elif not required[member](held):
+            findings.error(CONTENT_BLOCK, locate(member), "`%s` is not what it must be" % member)
+    resource = block.get("resource")
+    if kind == RESOURCE_BLOCK and isinstance(resource, dict):
+        check_resource_contents(resource, within(locate, "resource"), findings)
+
+
+def check_resource_contents(resource, locate, findings):
+    if "uri" not in resource or ("text" in resource) == ("blob" in resource):
+        findings.error(
+            CONTENT_BLOCK,
+            locate(),
+            "embedded resource contents need a `uri` and one of `text` and `blob`",
+        )
+    for member, held in resource.items():
+        if member not in RESOURCE_CONTENTS_MEMBERS:
+            findings.error(
+                CONTENT_BLOCK, locate(member), "resource contents have no `%s`" % member
+            )
+        elif member == "uri" and not is_uri_string(held):
+            findings.error(CONTENT_BLOCK, locate(member), "`uri` must be a URI")
+        elif member == "text" and not isinstance(held, str):
+            findings.error(CONTENT_BLOCK, locate(member), "`text` must be a string")
+        elif member == "blob" and not is_base64(held):
+            findings.error(CONTENT_BLOCK, locate(member), "`blob` must be base64")
+
+
+def template_variables(template):
+    """The variable names of a Resource Template's `uriTemplate`, without
+    operators and modifiers; None when it is missing or does not parse."""
+    written = template.get("uriTemplate")
+    if not isinstance(written, str) or not is_uri_template(written):
+        return None
+    names = set()
+    position = written.find(EXPRESSION_START)
+    while position >= 0:
+        end = written.find(EXPRESSION_END, position)
+        body = written[position + 1 : end]
+        if body[:1] in EXPRESSION_OPERATORS:
+            body = body[1:]
+        for spec in body.split(","):
+            name = spec.partition(PREFIX_MARK)[0]
+            if name.endswith(EXPLODE_MARK):
+                name = name[:-1]
+            names.add(name)
+        position = written.find(EXPRESSION_START, end)
+    return names
+
+
+def check_completion_examples(primitive, at, kind, scope, revision, findings):
+    if kind == "prompts":
+        targets = declared_arguments(primitive)[0]
+    else:
+        targets = template_variables(primitive)
+    for name, example in example_map(primitive, COMPLETION_EXAMPLES_MEMBER).items():
+        site = at + (COMPLETION_EXAMPLES_MEMBER, name)
+        # Always inline: a `$componentRef` is a member outside the table.
+        if not isinstance(example, dict):
+            findings.error(
+                COMPLETION_EXAMPLE_SHAPE, pointer(*site), "a completion example must be an object"
+            )
+            continue
+        check_completion_example_shape(example, site, findings)
+        check_completion_target(example, site, targets, findings)
+        if "context" in example and in_scope(scope, revision):
+            if revision < FIRST_COMPLETION_CONTEXT_REVISION:
+                findings.error(
+                    COMPLETION_EXAMPLE_REVISION,
+                    pointer(*site, "context"),
+                    "MCP %s has no completion context" % revision,
+                )
+        if EXAMPLE_RESULT in example:
+            locate = lambda *tokens, site=site: pointer(*site, EXAMPLE_RESULT, *tokens)
+            check_completion_result(example[EXAMPLE_RESULT], locate, scope, revision, findings)
+
+
+def check_completion_members(value, site, members, findings):
+    # A member outside `members` that is not an `x-` extension, at itself.
+    for member in value:
+        if not member.startswith(EXTENSION_PREFIX) and member not in members:
+            findings.error(
+                COMPLETION_EXAMPLE_SHAPE,
+                pointer(*site, member),
+                "`%s` is not a member here" % member,
+            )
+
+
+def check_completion_example_shape(example, site, findings):
+    if "argument" not in example or EXAMPLE_RESULT not in example:
+        findings.error(
+            COMPLETION_EXAMPLE_SHAPE,
+            pointer(*site),
+            "a completion example needs `argument` and `result`",
+        )
+    check_completion_members(example, site, COMPLETION_EXAMPLE_MEMBERS, findings)
+    if "argument" in example:
+        check_completion_argument(example["argument"], site + ("argument",), findings)
+    if "context" in example:
+        check_completion_context(example["context"], site + ("context",), findings)
+
+
+def check_completion_argument(argument, site, findings):
+    if not isinstance(argument, dict):
+        findings.error(COMPLETION_EXAMPLE_SHAPE, pointer(*site), "`argument` must be an object")
+        return
+    if any(member not in argument for member in COMPLETION_ARGUMENT_MEMBERS):
+        findings.error(
+            COMPLETION_EXAMPLE_SHAPE, pointer(*site), "`argument` needs `name` and `value`"
+        )
+    for member in COMPLETION_ARGUMENT_MEMBERS:
+        if member in argument and not isinstance(argument[member], str):
+            findings.error(
+                COMPLETION_EXAMPLE_SHAPE, pointer(*site, member), "`%s` must be a string" % member
+            )
+    check_completion_members(argument, site, COMPLETION_ARGUMENT_MEMBERS, findings)
+
+
+def check_completion_context(context, site, findings):
+    # An empty context is left out, so a context without `arguments` is wrong.
+    if not isinstance(context, dict) or "arguments" not in context:
+        findings.error(
+            COMPLETION_EXAMPLE_SHAPE, pointer(*site), "`context` must be an object with `arguments`"
+        )
+        if not isinstance(context, dict):
+            return
+    check_completion_members(context, site, COMPLETION_CONTEXT_MEMBERS, findings)
+    if "arguments" not in context:
+        return
+    arguments = context["arguments"]
+    where = site + ("arguments",)
+    if not isinstance(arguments, dict) or not arguments:
+        findings.error(
+            COMPLETION_EXAMPLE_SHAPE, pointer(*where), "`arguments` must be a non-empty object"
+        )
+        return
+    for key, value in arguments.items():
+        if not isinstance(value, str):
+            findings.error(
+                COMPLETION_EXAMPLE_SHAPE, pointer(*where, key), "a context value must be a string"
+            )
+
+
+def check_completion_target(example, site, targets, findings):
+    """The completed argument and the context's keys against the Prompt's
+    arguments or the template's variables; nothing when those are unknown
+    (a template that does not parse)."""
+    if targets is None:
+        return
+    argument = example.get("argument")
+    completed = argument.get("name") if isinstance(argument, dict) else None
+    if isinstance(completed, str) and completed not in targets:
+        findings.error(
+            COMPLETION_EXAMPLE_TARGET,
+            pointer(*site, "argument", "name"),
+            "the declaration has no argument `%s`" % completed,
+        )
+    context = example.get("context")
+    arguments = context.get("arguments") if isinstance(context, dict) else None
+    if not isinstance(arguments, dict):
+        return
+    for key in arguments:
+        # A context may leave out required arguments; it never repeats the
+        # completed one.
+        if key not in targets or key == completed:
+            findings.error(
+                COMPLETION_EXAMPLE_TARGET,
+                pointer(*site, "context", "arguments", key),
+                "the context gives `%s`, which is not another argument" % key,
+            )
+
+
+def check_completion_result(result, locate, scope, revision, findings):
+    if not isinstance(result, dict):
+        findings.error(COMPLETION_EXAMPLE_RESULT, locate(), "the result must be an object")
+        return
+    check_completed_result(result, locate, findings)
+    check_result_type(result, locate, scope, revision, findings)
+    # Other members of the result and of `completion` are open.
+    if "completion" not in result:
+        findings.error(COMPLETION_EXAMPLE_RESULT, locate(), "the result has no `completion`")
+        return
+    completion = result["completion"]
+    if not isinstance(completion, dict):
+        findings.error(
+            COMPLETION_EXAMPLE_RESULT, locate("completion"), "`completion` must be an object"
+        )
+        return
+    if "values" not in completion:
+        findings.error(
+            COMPLETION_EXAMPLE_RESULT, locate("completion"), "`completion` has no `values`"
+        )
+    else:
+        values = completion["values"]
+        if not isinstance(values, list) or len(values) > MAX_COMPLETION_VALUES:
+            findings.error(
+                COMPLETION_EXAMPLE_RESULT,
+                locate("completion", "values"),
+                "`values` must be an array of at most %d strings" % MAX_COMPLETION_VALUES,
+            )
+        if isinstance(values, list):
+            for index, value in enumerate(values):
+                if not isinstance(value, str):
+                    findings.error(
+                        COMPLETION_EXAMPLE_RESULT,
+                        locate("completion", "values", index),
+                        "a completion value must be a string",
+                    )
+    if "total" in completion and not is_non_negative_integer(completion["total"]):
+        findings.error(
+            COMPLETION_EXAMPLE_RESULT,
+            locate("completion", "total"),
+            "`total` must be a non-negative integer",
+        )
+    if "hasMore" in completion and not isinstance(completion["hasMore"], bool):
+        findings.error(
+            COMPLETION_EXAMPLE_RESULT,
+            locate("completion", "hasMore"),
+            "`hasMore` must be a boolean",
+        )
 
 
 # --- URI syntax (RFC 3986, syntax only; never retrieved) ------------------
