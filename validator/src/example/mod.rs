@@ -131,24 +131,26 @@ fn check_completed(
     if !in_scope {
         return;
     }
-    match result.get("resultType") {
-        Some(Value::String(kind)) if kind == "complete" && revision >= RESULT_TYPE => {}
-        Some(_) if revision >= RESULT_TYPE => report.error(
-            rule::EXAMPLE_RESULT_TYPE,
-            &result_at("resultType"),
-            "a completed result's `resultType` is \"complete\"",
-        ),
-        None if revision >= RESULT_TYPE => report.error(
+    let typed = revision >= RESULT_TYPE;
+    match (result.get("resultType"), typed) {
+        (Some(Value::String(kind)), true) if kind == "complete" => {}
+        (None, false) => {}
+        (None, true) => report.error(
             rule::EXAMPLE_RESULT_TYPE,
             &at.within(|entry| entry.key("result")),
             format!("under MCP {revision} a completed result has `resultType` \"complete\""),
         ),
-        Some(_) => report.error(
+        // One finding, at the member, whether the value is wrong or the
+        // member should not be there at all.
+        (Some(_), _) => report.error(
             rule::EXAMPLE_RESULT_TYPE,
             &result_at("resultType"),
-            format!("MCP {revision} defines no `resultType`"),
+            if typed {
+                "a completed result's `resultType` is \"complete\"".to_owned()
+            } else {
+                format!("MCP {revision} defines no `resultType`")
+            },
         ),
-        None => {}
     }
 }
 

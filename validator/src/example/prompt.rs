@@ -58,11 +58,15 @@ pub(super) fn check(
             continue;
         };
         let Value::Object(example) = example else {
-            report.error(
-                rule::PROMPT_EXAMPLE_SHAPE,
-                &place.entry,
-                "a Prompt example is an object",
-            );
+            // A component that is not an object is the components suite's
+            // `mcpdesc.component.structure` alone.
+            if !place.referenced {
+                report.error(
+                    rule::PROMPT_EXAMPLE_SHAPE,
+                    &place.entry,
+                    "a Prompt example is an object",
+                );
+            }
             continue;
         };
         check_members(example, &place, report);
