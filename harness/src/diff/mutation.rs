@@ -214,18 +214,33 @@ impl Mutator {
     }
 
     /// Document `index` of the run seeded with `seed`: a seed document
-    /// with one to three mutations. The same seed, index and seed
-    /// documents give the same document on any machine.
+    /// with one to three mutations. The seed documents are taken in turn,
+    /// from a place the seed chooses, so that every one of them seeds a
+    /// document in each run of as many documents as there are seeds: a
+    /// rule with a single fixture is not left out by the luck of the draw.
+    /// The same seed, index and seed documents give the same document on
+    /// any machine.
     pub fn document(&self, seed: u64, index: u64) -> Value {
         let mut random = Random::for_document(seed, index);
-        let Some(base) = (!self.seeds.is_empty()).then(|| random.pick(&self.seeds)) else {
+        let Some(base) = self.base(seed, index) else {
             return Value::Null;
         };
-        let mut document = base.clone();
+        let mut document = self.seeds[base].clone();
         for _ in 0..1 + random.below(3) {
             self.mutate(&mut document, &mut random);
         }
         document
+    }
+
+    /// Which seed document document `index` of the run seeded with `seed`
+    /// starts from: the next in turn after the one before it, the first
+    /// chosen by the seed; `None` when there is none.
+    fn base(&self, seed: u64, index: u64) -> Option<usize> {
+        let count = self.seeds.len();
+        (count > 0).then(|| {
+            let start = Random::for_document(seed, u64::MAX).below(count);
+            (start + (index % count as u64) as usize) % count
+        })
     }
 
     fn mutate(&self, document: &mut Value, random: &mut Random) {
@@ -505,6 +520,25 @@ mod tests {
             .map(|index| mutator.document(3, index).to_string())
             .collect();
         assert!(distinct.len() > 50, "{}", distinct.len());
+    }
+
+    #[test]
+    fn every_seed_document_seeds_one_document_in_each_turn() {
+        let seeds: Vec<Value> = (0..7).map(|n| json!({"n": n})).collect();
+        let mutator = Mutator::new(seeds, vec!["2025-06-18".into()]);
+        let mut starts = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            for turn in [0, 7, 700] {
+                let bases: std::collections::BTreeSet<usize> = (turn..turn + 7)
+                    .map(|index| mutator.base(seed, index).unwrap())
+                    .collect();
+                assert_eq!(bases.len(), 7, "seed {seed}, from document {turn}");
+            }
+            starts.insert(mutator.base(seed, 0).unwrap());
+        }
+        // The seed chooses where the turn starts.
+        assert!(starts.len() > 2, "{starts:?}");
+        assert_eq!(Mutator::new([], vec![]).base(1, 0), None);
     }
 
     #[test]
