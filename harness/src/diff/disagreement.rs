@@ -55,8 +55,25 @@ pub const PRIMITIVE_COLLECTIONS: [&str; 4] = ["tools", "resources", "resourceTem
 /// shape reads as the rule pages do.
 pub const PRIMITIVE: &str = "<primitive>";
 
+/// The members whose keys are names an author chooses: a JSON Schema's
+/// `properties`, the component namespaces, the named example maps of a
+/// primitive, and the argument maps of examples.
+const MAPS: [&str; 10] = [
+    "properties",
+    "schemas",
+    "interactionExamples",
+    "examples",
+    "completionExamples",
+    "toolExamples",
+    "resourceExamples",
+    "resourceTemplateExamples",
+    "promptExamples",
+    "arguments",
+];
+
 /// `pointer` with its variable tokens replaced by `*` (array indices, and
-/// the names under `properties`, `schemas` and `interactionExamples`), and
+/// the names under `properties`, `schemas`, the other component
+/// namespaces, the example maps and the argument maps of examples), and
 /// a root primitive collection by [`PRIMITIVE`]: a validator that gets
 /// prompts wrong almost always gets tools wrong the same way, and four
 /// groups for one bug hid how few causes there were. Interaction examples
@@ -79,7 +96,9 @@ pub fn pointer_shape(pointer: &str) -> String {
         } else {
             shaped.push_str(token);
         }
-        after_map = matches!(token, "properties" | "schemas" | "interactionExamples");
+        // A key of a map is a name, whatever it spells: a property called
+        // `examples` holds a schema, not a map of names.
+        after_map = !after_map && MAPS.contains(&token);
     }
     shaped
 }
@@ -200,6 +219,26 @@ mod tests {
         assert_eq!(
             pointer_shape("/components/schemas/x"),
             "/components/schemas/*"
+        );
+        assert_eq!(
+            pointer_shape("/prompts/0/examples/paris weather/arguments/city"),
+            "/<primitive>/*/examples/*/arguments/*"
+        );
+        assert_eq!(
+            pointer_shape("/resourceTemplates/1/completionExamples/a/context/arguments/owner"),
+            "/<primitive>/*/completionExamples/*/context/arguments/*"
+        );
+        assert_eq!(
+            pointer_shape("/components/promptExamples/shared/result"),
+            "/components/promptExamples/*/result"
+        );
+        assert_eq!(
+            pointer_shape("/tools/0/inputSchema/properties/examples/type"),
+            "/<primitive>/*/inputSchema/properties/*/type"
+        );
+        assert_eq!(
+            pointer_shape("/tools/0/inputSchema/properties/properties/properties/a"),
+            "/<primitive>/*/inputSchema/properties/*/properties/*"
         );
         let ours = [d("r", "/tools/0/name", Severity::Error)];
         let other = [d("r", "/prompts/5/name", Severity::Error)];
