@@ -34,13 +34,12 @@ fn targets<'a>(primitive: &Primitive<'a>) -> Option<Vec<&'a str>> {
             let template = UriTemplateStr::new(text).ok()?;
             Some(template.variables().map(|name| name.as_str()).collect())
         }
-        _ => Some(match primitive.object.get("arguments") {
-            Some(Value::Array(arguments)) => arguments
-                .iter()
-                .filter_map(|argument| argument.get("name")?.as_str())
+        _ => Some(
+            super::prompt::declared(primitive)
+                .into_iter()
+                .map(|(name, _)| name)
                 .collect(),
-            _ => Vec::new(),
-        }),
+        ),
     }
 }
 

@@ -21,7 +21,7 @@ const ROLES: [&str; 2] = ["user", "assistant"];
 
 /// A Prompt's declared arguments: each string `name`, and whether it is
 /// required.
-fn declared<'a>(prompt: &Primitive<'a>) -> Vec<(&'a str, bool)> {
+pub(super) fn declared<'a>(prompt: &Primitive<'a>) -> Vec<(&'a str, bool)> {
     let Some(Value::Array(arguments)) = prompt.object.get("arguments") else {
         return Vec::new();
     };
