@@ -450,6 +450,7 @@ mod tests {
         ELICITATION_FORM_SCHEMA_PROTOCOL_SHAPE as PROTOCOL_SHAPE,
         ELICITATION_FORM_SCHEMA_VOCABULARY as VOCABULARY, REFERENCE_CYCLE as CYCLE,
         REFERENCE_NAMESPACE as NAMESPACE, REFERENCE_SYNTAX as SYNTAX, REFERENCE_TARGET as TARGET,
+        TOOL_EXAMPLE_SHAPE as TOOL_EXAMPLE,
     };
     use crate::tests::{E, assert_findings, form, prompt_with, tool, with};
 
@@ -690,15 +691,19 @@ mod tests {
             }))],
             "components": {
                 "schemas": {"in": {"type": "object"}},
-                "toolExamples": {"e": {}}
+                "toolExamples": {"e": {"input": {}, "result": {"content": []}}}
             }
         }));
+        // The inline entry is an example, not a reference: the Tool example
+        // rules judge it.
         assert_findings(
             &document,
             R2025_11_25,
             &[
                 (NAMESPACE, "/tools/0/outputSchema", E),
                 (TARGET, "/tools/0/examples/bad", E),
+                (TOOL_EXAMPLE, "/tools/0/examples/inline", E),
+                (TOOL_EXAMPLE, "/tools/0/examples/inline/protocolVersions", E),
             ],
         );
     }

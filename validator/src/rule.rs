@@ -371,6 +371,25 @@ pub const COMPLETION_EXAMPLE_RESULT: &str = "mcp.completion-example.result";
 /// A completion example has a `context` only from 2025-06-18 on.
 pub const COMPLETION_EXAMPLE_PROTOCOL_VERSION: &str = "mcp.completion-example.protocol-version";
 
+/// A Tool Example Object holds an object `input`, a `result` and no other
+/// member but `x-` extensions.
+pub const TOOL_EXAMPLE_SHAPE: &str = "mcpdesc.tool-example.shape";
+
+/// A Tool example's result is a completed `CallToolResult`: content blocks,
+/// a boolean `isError`, and `structuredContent` as its revision defines it.
+pub const TOOL_EXAMPLE_RESULT: &str = "mcp.tool-example.result";
+
+/// A Tool example's `input` is accepted by the Tool's input schema.
+pub const TOOL_EXAMPLE_INPUT: &str = "mcpdesc.tool-example.input";
+
+/// A successful Tool example of a Tool with an `outputSchema` has
+/// `structuredContent` that the schema accepts; an execution error has none.
+pub const TOOL_EXAMPLE_STRUCTURED_CONTENT: &str = "mcpdesc.tool-example.structured-content";
+
+/// A Tool example could not be completely validated against a Tool schema
+/// (a warning).
+pub const TOOL_EXAMPLE_INCOMPLETE_VALIDATION: &str = "mcpdesc.tool-example.incomplete-validation";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -393,6 +412,7 @@ pub const ALL: &[&str] = &[
     PROMPT_EXAMPLE_RESULT,
     RESOURCE_ANNOTATIONS,
     RESOURCE_ANNOTATIONS_PROTOCOL_VERSION,
+    TOOL_EXAMPLE_RESULT,
     TOOL_ANNOTATIONS,
     TOOL_EXECUTION,
     TOOL_INPUT_SCHEMA_ROOT,
@@ -468,6 +488,10 @@ pub const ALL: &[&str] = &[
     TAG_DECLARED,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
+    TOOL_EXAMPLE_INCOMPLETE_VALIDATION,
+    TOOL_EXAMPLE_INPUT,
+    TOOL_EXAMPLE_SHAPE,
+    TOOL_EXAMPLE_STRUCTURED_CONTENT,
     TOOL_SCHEMA_EXTERNAL_REF,
     TRANSPORT_COVERAGE,
     TRANSPORT_PROTOCOL_SCOPE,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 44] = [
+const STRUCTURAL_RULES: [&str; 45] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -68,6 +68,7 @@ const STRUCTURAL_RULES: [&str; 44] = [
     "mcp.prompt-example.result",
     "mcpdesc.completion-example.shape",
     "mcp.completion-example.result",
+    "mcpdesc.tool-example.shape",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its

@@ -1,6 +1,6 @@
 //! MCP content blocks inside named examples (the `content` of a Prompt
-//! message): which block types a revision defines, and the members each
-//! type needs.
+//! message and of a Tool result): which block types a revision defines,
+//! and the members each type needs.
 
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
@@ -39,10 +39,11 @@ const MEMBERS: [(&str, &[&str]); 5] = [
 /// `TextResourceContents` and `BlobResourceContents`), closed.
 const RESOURCE_MEMBERS: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
 
-/// The block types of a Prompt message and the first revision that defines
-/// each: text, image and embedded resources from the first, audio from
-/// 2025-03-26, resource links from 2025-06-18.
-const PROMPT_MESSAGE_TYPES: [(&str, Revision); 5] = [
+/// The block types of a Prompt message and of a Tool result (the two share
+/// MCP's `ContentBlock`) and the first revision that defines each: text,
+/// image and embedded resources from the first, audio from 2025-03-26,
+/// resource links from 2025-06-18.
+const TYPES: [(&str, Revision); 5] = [
     ("text", Revision::of("2024-11-05")),
     ("image", Revision::of("2024-11-05")),
     ("resource", Revision::of("2024-11-05")),
@@ -51,10 +52,10 @@ const PROMPT_MESSAGE_TYPES: [(&str, Revision); 5] = [
 ];
 
 /// `mcp.content-block` on the content block `block`, at `block_at` in the
-/// example at `place`, of a Prompt message under `revision`; `in_scope`
-/// says whether the Prompt applies to the revision, without which only the
-/// members of the block are checked, not whether its type exists yet.
-pub(super) fn check_prompt_message(
+/// example at `place`, under `revision`; `in_scope` says whether the
+/// primitive applies to the revision, without which only the members of
+/// the block are checked, not whether its type exists yet.
+pub(super) fn check(
     block: &Value,
     place: &Place,
     block_at: &Pointer,
@@ -91,11 +92,11 @@ pub(super) fn check_prompt_message(
             return;
         }
     };
-    let Some((_, since)) = PROMPT_MESSAGE_TYPES.iter().find(|(name, _)| *name == kind) else {
+    let Some((_, since)) = TYPES.iter().find(|(name, _)| *name == kind) else {
         report.error(
             rule::CONTENT_BLOCK,
             &at(Some("type")),
-            format!("`{kind}` is not a content block type of a Prompt message"),
+            format!("`{kind}` is not a content block type"),
         );
         return;
     };

@@ -11,6 +11,7 @@
 mod completion;
 mod content;
 mod prompt;
+mod tool;
 
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
@@ -57,12 +58,18 @@ impl Place {
 pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Report) {
     for primitive in &document.primitives {
         let in_scope = primitive.scope.includes(revision);
-        // The map rules run on every kind's `examples`; only Prompt
+        // The map rules run on every kind's `examples`; Prompt and Tool
         // examples are judged further so far.
-        if let Some(examples) = entries(primitive, "examples", report)
-            && primitive.kind == Kind::Prompt
-        {
-            prompt::check(primitive, examples, document, revision, in_scope, report);
+        if let Some(examples) = entries(primitive, "examples", report) {
+            match primitive.kind {
+                Kind::Prompt => {
+                    prompt::check(primitive, examples, document, revision, in_scope, report);
+                }
+                Kind::Tool => {
+                    tool::check(primitive, examples, document, revision, in_scope, report)
+                }
+                Kind::Resource | Kind::ResourceTemplate => {}
+            }
         }
         if matches!(primitive.kind, Kind::Prompt | Kind::ResourceTemplate)
             && let Some(examples) = entries(primitive, "completionExamples", report)

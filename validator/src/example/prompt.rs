@@ -236,7 +236,7 @@ fn check_result(
             ),
         }
         match message.get("content") {
-            Some(block) => content::check_prompt_message(
+            Some(block) => content::check(
                 block,
                 place,
                 &message_at.key("content"),

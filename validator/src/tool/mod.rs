@@ -7,9 +7,12 @@
 //! Everything found inside a referenced schema is reported at the use site
 //! (`<tool>/inputSchema` or `<tool>/outputSchema`).
 
+mod evaluation;
 mod header;
 mod schema;
 mod subschema;
+
+pub(crate) use evaluation::{Verdict, evaluate};
 
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
@@ -52,7 +55,7 @@ pub(crate) struct ToolSchema<'a> {
 }
 
 /// The Tool's schemas that are objects once resolved, input first.
-fn schemas<'a>(document: &Document<'a>, tool: &Primitive<'a>) -> Vec<ToolSchema<'a>> {
+pub(crate) fn schemas<'a>(document: &Document<'a>, tool: &Primitive<'a>) -> Vec<ToolSchema<'a>> {
     [Role::Input, Role::Output]
         .into_iter()
         .filter_map(|role| {

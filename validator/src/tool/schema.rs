@@ -12,7 +12,7 @@ use crate::rule;
 
 /// The first revision that defines `$schema` on Tool schemas and judges
 /// them as JSON Schema under a dialect (JSON Schema 2020-12 by default).
-const DIALECTS: Revision = Revision::of("2025-11-25");
+pub(super) const DIALECTS: Revision = Revision::of("2025-11-25");
 
 /// The first revision that lets `outputSchema` have any root.
 const ANY_OUTPUT_ROOT: Revision = Revision::of("2026-07-28");
@@ -24,12 +24,12 @@ const OUTPUT: Revision = Revision::of("2025-06-18");
 /// JSON Schema engine recurses on the schema, and the validator never does
 /// on what it is given. A parsed document is never this deep (its parser
 /// stops at 128 levels); a value built in memory may be.
-const DEEPEST: usize = 256;
+pub(super) const DEEPEST: usize = 256;
 
 /// A dialect this validator supports: JSON Schema 2020-12, the default,
 /// and draft-07, which Tool schemas written for earlier tools often declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dialect {
+pub(super) enum Dialect {
     Draft202012,
     Draft7,
 }
@@ -37,7 +37,7 @@ enum Dialect {
 impl Dialect {
     /// The dialect a schema declares with `$schema`, or the default; `None`
     /// when it declares one this validator does not support.
-    fn of(schema: &Map<String, Value>) -> Option<Dialect> {
+    pub(super) fn of(schema: &Map<String, Value>) -> Option<Dialect> {
         let Some(declared) = schema.get("$schema") else {
             return Some(Dialect::Draft202012);
         };
@@ -54,7 +54,7 @@ impl Dialect {
     }
 
     /// Whether `schema` is valid against this dialect's meta-schema.
-    fn admits(self, schema: &Value) -> bool {
+    pub(super) fn admits(self, schema: &Value) -> bool {
         match self {
             Dialect::Draft202012 => jsonschema::draft202012::meta::is_valid(schema),
             Dialect::Draft7 => jsonschema::draft7::meta::is_valid(schema),
@@ -164,7 +164,7 @@ fn check_dialect(schema: &ToolSchema<'_>, report: &mut Report) {
 
 /// How many levels of objects and arrays `schema` nests, counted without
 /// recursion.
-fn depth(schema: &Map<String, Value>) -> usize {
+pub(super) fn depth(schema: &Map<String, Value>) -> usize {
     let mut deepest = 0;
     let mut stack: Vec<(&Value, usize)> = schema.values().map(|value| (value, 2)).collect();
     while let Some((value, level)) = stack.pop() {
