@@ -21,6 +21,15 @@ impl Report {
         self.push(rule, at, Severity::Warning, message.into());
     }
 
+    /// Takes every finding of `other` in, each moved to `at`: what a rule
+    /// found inside a referenced value is reported where the reference is.
+    pub(crate) fn absorb_at(&mut self, other: Report, at: &Pointer) {
+        for mut diagnostic in other.diagnostics {
+            diagnostic.path = at.as_str().to_owned();
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
     fn push(&mut self, rule: &'static str, at: &Pointer, severity: Severity, message: String) {
         self.diagnostics
             .push(Diagnostic::new(rule, at.as_str(), severity).with_message(message));

@@ -24,14 +24,29 @@ pub(crate) fn check(primitives: &[Primitive<'_>], revision: Revision, report: &m
         }
         if let Some(annotations) = primitive.object.get("annotations") {
             let at = primitive.pointer.key("annotations");
-            check_annotations(annotations, &at, report);
-            if primitive.scope.includes(revision) && revision < LAST_MODIFIED {
-                check_last_modified_available(annotations, &at, revision, report);
-            }
+            let in_scope = primitive.scope.includes(revision);
+            check_resource_annotations(annotations, &at, revision, in_scope, report);
         }
         if primitive.kind == Kind::ResourceTemplate {
             check_template(primitive.object, &primitive.pointer, report);
         }
+    }
+}
+
+/// The Resource Annotations rules on `annotations` at `at`, of a
+/// declaration or a content block, under `revision`; `in_scope` says
+/// whether the declaration (or the primitive whose example holds the
+/// block) applies to it.
+pub(crate) fn check_resource_annotations(
+    annotations: &Value,
+    at: &Pointer,
+    revision: Revision,
+    in_scope: bool,
+    report: &mut Report,
+) {
+    check_annotations(annotations, at, report);
+    if in_scope && revision < LAST_MODIFIED {
+        check_last_modified_available(annotations, at, revision, report);
     }
 }
 

@@ -390,6 +390,29 @@ pub const TOOL_EXAMPLE_STRUCTURED_CONTENT: &str = "mcpdesc.tool-example.structur
 /// (a warning).
 pub const TOOL_EXAMPLE_INCOMPLETE_VALIDATION: &str = "mcpdesc.tool-example.incomplete-validation";
 
+/// A Resource example holds a `result`, a template's example also a URI
+/// `uri`, and no other member but `x-` extensions.
+pub const RESOURCE_EXAMPLE_SHAPE: &str = "mcpdesc.resource-example.shape";
+
+/// A Resource example's result is a completed `ReadResourceResult`: a
+/// non-empty `contents` array of Resource Contents.
+pub const RESOURCE_EXAMPLE_RESULT: &str = "mcp.resource-example.result";
+
+/// A Resource example's result has `ttlMs` and `cacheScope` under MCP
+/// 2026-07-28 and neither before it.
+pub const RESOURCE_EXAMPLE_CACHE_FIELDS: &str = "mcp.resource-example.cache-fields";
+
+/// A Resource Template example's `uri` is an expansion of the template.
+pub const RESOURCE_TEMPLATE_EXAMPLE_EXPANSION: &str = "mcpdesc.resource-template-example.expansion";
+
+/// A warning: an example's entry for the requested URI has another MIME
+/// type than its declaration.
+pub const RESOURCE_EXAMPLE_MIME_TYPE: &str = "mcpdesc.resource-example.mime-type";
+
+/// A warning: an example's entry for a static Resource's URI does not have
+/// the Resource's `size`.
+pub const RESOURCE_EXAMPLE_SIZE: &str = "mcpdesc.resource-example.size";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -410,6 +433,8 @@ pub const ALL: &[&str] = &[
     META_RESERVED_KEY,
     PRIMITIVE_PROTOCOL_VERSION,
     PROMPT_EXAMPLE_RESULT,
+    RESOURCE_EXAMPLE_CACHE_FIELDS,
+    RESOURCE_EXAMPLE_RESULT,
     RESOURCE_ANNOTATIONS,
     RESOURCE_ANNOTATIONS_PROTOCOL_VERSION,
     TOOL_EXAMPLE_RESULT,
@@ -467,6 +492,10 @@ pub const ALL: &[&str] = &[
     REFERENCE_NAMESPACE,
     REFERENCE_SYNTAX,
     REFERENCE_TARGET,
+    RESOURCE_EXAMPLE_MIME_TYPE,
+    RESOURCE_EXAMPLE_SHAPE,
+    RESOURCE_EXAMPLE_SIZE,
+    RESOURCE_TEMPLATE_EXAMPLE_EXPANSION,
     RESOURCE_TEMPLATE_URI_TEMPLATE,
     SECURITY_NON_OAUTH_SCOPES,
     SECURITY_OAUTH_FLOWS,

@@ -23,7 +23,7 @@ use super::*;
 /// The rules whose findings a structural schema can show: member types,
 /// required members, closed objects, enumerations, patterns, non-empty
 /// collections.
-const STRUCTURAL_RULES: [&str; 45] = [
+const STRUCTURAL_RULES: [&str; 47] = [
     "mcpdesc.document.shape",
     "mcpdesc.document.specification-version",
     "mcpdesc.protocol-versions.known",
@@ -69,6 +69,8 @@ const STRUCTURAL_RULES: [&str; 45] = [
     "mcpdesc.completion-example.shape",
     "mcp.completion-example.result",
     "mcpdesc.tool-example.shape",
+    "mcpdesc.resource-example.shape",
+    "mcp.resource-example.result",
 ];
 
 /// Expected-valid fixtures that the MCP Description 0.8.0 text (and its

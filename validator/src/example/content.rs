@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::{Place, is_base64};
 use crate::pointer::Pointer;
 use crate::report::Report;
+use crate::resource::check_resource_annotations;
 use crate::rule;
 use crate::value::is_uri;
 
@@ -107,6 +108,16 @@ pub(super) fn check(
             format!("MCP {revision} defines no `{kind}` content block"),
         );
     }
+    if let Some(annotations) = block.get("annotations") {
+        check_annotations(
+            annotations,
+            place,
+            &block_at.key("annotations"),
+            revision,
+            in_scope,
+            report,
+        );
+    }
     let own = MEMBERS
         .iter()
         .find(|(name, _)| *name == kind)
@@ -147,6 +158,26 @@ pub(super) fn check(
             report,
         ),
     }
+}
+
+/// The Resource Annotations rules on a block's `annotations` (Section
+/// 10.3: content blocks carry Resource Annotations, not Tool ones), each
+/// finding at the reference site in a referenced example.
+fn check_annotations(
+    annotations: &Value,
+    place: &Place,
+    at: &Pointer,
+    revision: Revision,
+    in_scope: bool,
+    report: &mut Report,
+) {
+    if !place.referenced {
+        check_resource_annotations(annotations, at, revision, in_scope, report);
+        return;
+    }
+    let mut inside = Report::default();
+    check_resource_annotations(annotations, at, revision, in_scope, &mut inside);
+    report.absorb_at(inside, &place.entry);
 }
 
 /// Each of `members` is a string member of `block`: a missing one is

@@ -10,7 +10,9 @@
 
 mod completion;
 mod content;
+mod expansion;
 mod prompt;
+mod resource;
 mod tool;
 
 use mcpdesc_protocol::Revision;
@@ -58,8 +60,8 @@ impl Place {
 pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Report) {
     for primitive in &document.primitives {
         let in_scope = primitive.scope.includes(revision);
-        // The map rules run on every kind's `examples`; Prompt and Tool
-        // examples are judged further so far.
+        // The map rules run on every kind's `examples`, then the rules of
+        // its kind's examples.
         if let Some(examples) = entries(primitive, "examples", report) {
             match primitive.kind {
                 Kind::Prompt => {
@@ -68,7 +70,9 @@ pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Re
                 Kind::Tool => {
                     tool::check(primitive, examples, document, revision, in_scope, report)
                 }
-                Kind::Resource | Kind::ResourceTemplate => {}
+                Kind::Resource | Kind::ResourceTemplate => {
+                    resource::check(primitive, examples, document, revision, in_scope, report);
+                }
             }
         }
         if matches!(primitive.kind, Kind::Prompt | Kind::ResourceTemplate)
