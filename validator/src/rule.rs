@@ -413,6 +413,10 @@ pub const RESOURCE_EXAMPLE_MIME_TYPE: &str = "mcpdesc.resource-example.mime-type
 /// the Resource's `size`.
 pub const RESOURCE_EXAMPLE_SIZE: &str = "mcpdesc.resource-example.size";
 
+/// A warning: a scenario step uses a client capability its Tool's explicit
+/// `clientRequirements` leave out.
+pub const INTERACTION_CLIENT_REQUIREMENTS: &str = "mcpdesc.interaction.client-requirements";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -475,6 +479,7 @@ pub const ALL: &[&str] = &[
     EXAMPLE_NAME,
     EXTENSIONS_RESERVED_IDENTIFIER,
     ICON_SHAPE,
+    INTERACTION_CLIENT_REQUIREMENTS,
     INTERACTION_DECLARATION,
     INTERACTION_NAME,
     INTERACTION_RESPONSE,

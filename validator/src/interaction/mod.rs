@@ -4,12 +4,17 @@
 //! Rules: `mcpdesc.interaction.shape` (the map, each scenario, each step and
 //! the elicitation and roots payloads), `mcpdesc.interaction.name`,
 //! `mcpdesc.interaction.response` (an elicitation response agrees with its
-//! request's mode and its action) and `mcpdesc.interaction.declaration` (a
-//! step naming a declaration of its Tool agrees with it); `mcpdesc.value.uri`
-//! on a URL-mode request's `url` and on each root's `uri`. None depends on
-//! the MCP revision: what a revision lets a step carry is
-//! `mcp.elicitation.protocol-version`'s (elicitation steps) or comes with
-//! the native sampling and roots shapes of each revision, not yet checked.
+//! request's mode and its action), `mcpdesc.interaction.declaration` (a
+//! step naming a declaration of its Tool agrees with it) and the warning
+//! `mcpdesc.interaction.client-requirements` (a step needs a capability the
+//! Tool's explicit requirements leave out, in `requirements`);
+//! `mcpdesc.value.uri` on a URL-mode request's `url` and on each root's
+//! `uri`. None depends on the MCP revision: what a revision lets a step
+//! carry is `mcp.elicitation.protocol-version`'s (elicitation steps) or
+//! comes with the native sampling and roots shapes of each revision, not
+//! yet checked.
+
+mod requirements;
 
 use serde_json::{Map, Value};
 
@@ -200,6 +205,7 @@ fn check_step(
     }
     let request = step.get("request").and_then(Value::as_object);
     let response = step.get("response").and_then(Value::as_object);
+    requirements::check(tool, kind, request, at, report);
     match kind {
         StepKind::Elicitation => {
             let mode = request.map(|request| check_elicitation_request(request, at, report));
