@@ -26,6 +26,7 @@ use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
 use crate::rule;
+use crate::tool::accepts;
 use crate::value::{is_extension, is_local_name, same};
 
 /// The Tool member that holds the scenarios.
@@ -210,7 +211,10 @@ fn check_step(
         StepKind::Elicitation => {
             let mode = request.map(|request| check_elicitation_request(request, at, report));
             if let Some(response) = response {
-                check_elicitation_response(response, mode, &at.key("response"), report);
+                let schema = request
+                    .and_then(|request| request.get("requestedSchema"))
+                    .and_then(Value::as_object);
+                check_elicitation_response(response, mode, schema, &at.key("response"), report);
             }
             check_declaration(document, tool, step, request, at, report);
         }
@@ -298,10 +302,13 @@ fn check_elicitation_request(
 /// present, nothing else; and `mcpdesc.interaction.response` on whether
 /// `content` belongs there, once mode and action are known. A `content`
 /// that may not be there at all is that rule's finding alone, whatever its
-/// value, as a member a mode forbids is in a declaration.
+/// value, as a member a mode forbids is in a declaration. An accepted
+/// form's `content` is also one the request's `schema` accepts, when the
+/// schema can be evaluated in full.
 fn check_elicitation_response(
     response: &Map<String, Value>,
     mode: Option<Mode>,
+    schema: Option<&Map<String, Value>>,
     at: &Pointer,
     report: &mut Report,
 ) {
@@ -343,7 +350,18 @@ fn check_elicitation_response(
                 &at.key(member),
                 "`content` must be an object",
             ),
-            "content" => {}
+            "content" => {
+                if let Some(schema) = schema
+                    && judged == Some((Mode::Form, "accept"))
+                    && accepts(schema, value) == Some(false)
+                {
+                    report.error(
+                        rule::INTERACTION_RESPONSE,
+                        &at.key(member),
+                        "the request's `requestedSchema` does not accept this `content`",
+                    );
+                }
+            }
             other => report.error(
                 rule::INTERACTION_SHAPE,
                 &at.key(other),

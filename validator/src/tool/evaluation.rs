@@ -58,6 +58,20 @@ pub(crate) fn evaluate(
     if revision < DIALECTS {
         return Some(evaluate_shape(schema, value));
     }
+    evaluate_json_schema(schema, value)
+}
+
+/// Whether the JSON Schema `schema` accepts `value`, evaluated under its
+/// declared or default dialect as from 2025-11-25; `None` when that cannot
+/// be told in full (the schema is in error, or cannot be compiled). The
+/// accepted `content` of a form elicitation step is judged so.
+pub(crate) fn accepts(schema: &Map<String, Value>, value: &Value) -> Option<bool> {
+    let verdict = evaluate_json_schema(schema, value)?;
+    (!verdict.incomplete).then_some(!verdict.rejected)
+}
+
+/// The evaluation from 2025-11-25 on, as [`evaluate`] describes it.
+fn evaluate_json_schema(schema: &Map<String, Value>, value: &Value) -> Option<Verdict> {
     let dialect = Dialect::of(schema)?;
     if depth(schema) > DEEPEST {
         return Some(Verdict::IMPOSSIBLE);

@@ -12,7 +12,7 @@ mod header;
 mod schema;
 mod subschema;
 
-pub(crate) use evaluation::{Verdict, evaluate};
+pub(crate) use evaluation::{Verdict, accepts, evaluate};
 
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
