@@ -70,7 +70,7 @@ pub fn validate(document: &Value, revision: Revision, known: &Revisions) -> Vec<
     tag::check(&model, &mut report);
     component::check(&model, &mut report);
     icon::check(&model, &mut report);
-    interaction::check(&model, &mut report);
+    interaction::check(&model, revision, &mut report);
     transport::check(&model, revision, &mut report);
     security::check(&model, &mut report);
     capability::check(&model, revision, &mut report);

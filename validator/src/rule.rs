@@ -417,6 +417,10 @@ pub const RESOURCE_EXAMPLE_SIZE: &str = "mcpdesc.resource-example.size";
 /// `clientRequirements` leave out.
 pub const INTERACTION_CLIENT_REQUIREMENTS: &str = "mcpdesc.interaction.client-requirements";
 
+/// A sampling step's request and response are the native
+/// `sampling/createMessage` parameters and result of its revisions.
+pub const INTERACTION_SAMPLING_STEP: &str = "mcp.interaction.sampling-step";
+
 /// Every rule this validator implements, sorted by ID.
 pub const ALL: &[&str] = &[
     CAPABILITIES_EXTENSIONS_PRE_STANDARD,
@@ -432,6 +436,7 @@ pub const ALL: &[&str] = &[
     ELICITATION_PROTOCOL_VERSION,
     EXAMPLE_RESULT_TYPE,
     EXTENSIONS_IDENTIFIER,
+    INTERACTION_SAMPLING_STEP,
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,

@@ -17,8 +17,13 @@ const COMMON: [&str; 3] = ["type", "annotations", "_meta"];
 
 /// The members of each block type besides [`COMMON`]; blocks are closed,
 /// as the published 0.8.0 schema has them.
-const MEMBERS: [(&str, &[&str]); 5] = [
+const MEMBERS: [(&str, &[&str]); 7] = [
     ("text", &["text"]),
+    ("tool_use", &["id", "name", "input"]),
+    (
+        "tool_result",
+        &["toolUseId", "content", "isError", "structuredContent"],
+    ),
     ("image", &["data", "mimeType"]),
     ("audio", &["data", "mimeType"]),
     ("resource", &["resource"]),
@@ -52,12 +57,45 @@ const TYPES: [(&str, Revision); 5] = [
     ("resource_link", Revision::of("2025-06-18")),
 ];
 
-/// `mcp.content-block` on the content block `block`, at `block_at` in the
-/// example at `place`, under `revision`; `in_scope` says whether the
-/// primitive applies to the revision, without which only the members of
-/// the block are checked, not whether its type exists yet.
-pub(super) fn check(
+/// The block types of a sampling message (MCP's `SamplingContent`) and
+/// the first revision that defines each: text and images from the first,
+/// audio from 2025-03-26, a tool's use and its result from 2025-11-25.
+const SAMPLING_TYPES: [(&str, Revision); 5] = [
+    ("text", Revision::of("2024-11-05")),
+    ("image", Revision::of("2024-11-05")),
+    ("audio", Revision::of("2025-03-26")),
+    ("tool_use", Revision::of("2025-11-25")),
+    ("tool_result", Revision::of("2025-11-25")),
+];
+
+/// Which family of content blocks a place holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Blocks {
+    /// MCP's `ContentBlock`: a Prompt message's, a Tool result's, and a
+    /// sampled tool result's content.
+    Content,
+    /// MCP's `SamplingContent`: a sampling message's content.
+    Sampling,
+}
+
+impl Blocks {
+    /// Its block types, each with the first revision that defines it.
+    fn types(self) -> &'static [(&'static str, Revision)] {
+        match self {
+            Blocks::Content => &TYPES,
+            Blocks::Sampling => &SAMPLING_TYPES,
+        }
+    }
+}
+
+/// `mcp.content-block` on the content block `block` of the family
+/// `blocks`, at `block_at` in the example at `place`, under `revision`;
+/// `in_scope` says whether the primitive applies to the revision, without
+/// which only the members of the block are checked, not whether its type
+/// exists yet.
+pub(crate) fn check(
     block: &Value,
+    blocks: Blocks,
     place: &Place,
     block_at: &Pointer,
     revision: Revision,
@@ -93,7 +131,7 @@ pub(super) fn check(
             return;
         }
     };
-    let Some((_, since)) = TYPES.iter().find(|(name, _)| *name == kind) else {
+    let Some((_, since)) = blocks.types().iter().find(|(name, _)| *name == kind) else {
         report.error(
             rule::CONTENT_BLOCK,
             &at(Some("type")),
@@ -151,12 +189,92 @@ pub(super) fn check(
             require_strings(block, &["uri", "name"], &at, &missing, report);
             check_uri(block, &|member| at(Some(member)), report);
         }
-        _ => check_embedded(
+        "resource" => check_embedded(
             block,
             &|member| at(Some("resource")).key(member),
             &at,
             report,
         ),
+        "tool_use" => {
+            require_strings(block, &["id", "name"], &at, &missing, report);
+            match block.get("input") {
+                Some(Value::Object(_)) => {}
+                Some(_) => report.error(
+                    rule::CONTENT_BLOCK,
+                    &at(Some("input")),
+                    "`input` is the object of the tool's arguments",
+                ),
+                None => report.error(
+                    rule::CONTENT_BLOCK,
+                    &at(None),
+                    "a `tool_use` block has an `input` object",
+                ),
+            }
+        }
+        _ => check_tool_result(block, place, block_at, revision, in_scope, &at, report),
+    }
+}
+
+/// A `tool_result` block: a string `toolUseId`, a `content` that is one
+/// content block or a non-empty array of them, and a boolean `isError`
+/// when there is one.
+fn check_tool_result(
+    block: &Map<String, Value>,
+    place: &Place,
+    block_at: &Pointer,
+    revision: Revision,
+    in_scope: bool,
+    at: &dyn Fn(Option<&str>) -> Pointer,
+    report: &mut Report,
+) {
+    let missing = |member: &str| format!("a `tool_result` block has a string `{member}`");
+    require_strings(block, &["toolUseId"], at, &missing, report);
+    let content_at = block_at.key("content");
+    match block.get("content") {
+        None => report.error(
+            rule::CONTENT_BLOCK,
+            &at(None),
+            "a `tool_result` block has the `content` the tool returned",
+        ),
+        Some(Value::Array(inner)) if !inner.is_empty() => {
+            for (index, inner) in inner.iter().enumerate() {
+                let inner_at = content_at.index(index);
+                check(
+                    inner,
+                    Blocks::Content,
+                    place,
+                    &inner_at,
+                    revision,
+                    in_scope,
+                    report,
+                );
+            }
+        }
+        Some(inner @ Value::Object(_)) => {
+            check(
+                inner,
+                Blocks::Content,
+                place,
+                &content_at,
+                revision,
+                in_scope,
+                report,
+            );
+        }
+        Some(_) => report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some("content")),
+            "`content` is a content block or a non-empty array of them",
+        ),
+    }
+    if let Some(flag) = block.get("isError")
+        && !flag.is_boolean()
+    {
+        report.error(
+            rule::CONTENT_BLOCK,
+            &at(Some("isError")),
+            "`isError` must be a boolean",
+        );
     }
 }
 

@@ -15,6 +15,8 @@ mod prompt;
 mod resource;
 mod tool;
 
+pub(crate) use content::{Blocks, check as check_content_block};
+
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 

@@ -238,6 +238,7 @@ fn check_result(
         match message.get("content") {
             Some(block) => content::check(
                 block,
+                content::Blocks::Content,
                 place,
                 &message_at.key("content"),
                 revision,

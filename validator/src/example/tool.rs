@@ -217,6 +217,7 @@ fn check_result(
             for (index, block) in blocks.iter().enumerate() {
                 content::check(
                     block,
+                    content::Blocks::Content,
                     place,
                     &at.key("content").index(index),
                     revision,

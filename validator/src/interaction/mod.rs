@@ -9,15 +9,18 @@
 //! `mcpdesc.interaction.client-requirements` (a step needs a capability the
 //! Tool's explicit requirements leave out, in `requirements`);
 //! `mcpdesc.value.uri` on a URL-mode request's `url` and on each root's
-//! `uri`. None depends on the MCP revision: what a revision lets a step
-//! carry is `mcp.elicitation.protocol-version`'s (elicitation steps) or
-//! comes with the native sampling and roots shapes of each revision, not
-//! yet checked.
+//! `uri`; and `mcp.interaction.sampling-step` (`sampling`), whose
+//! revision-dependent members are judged under the revisions of the Tool's
+//! scope. The others do not depend on the MCP revision: what a revision
+//! lets an elicitation step carry is `mcp.elicitation.protocol-version`'s.
 
 mod requirements;
+mod sampling;
 
+use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
+use self::sampling::Judged;
 use crate::component::Namespace;
 use crate::document::Document;
 use crate::elicitation::Mode;
@@ -75,8 +78,9 @@ impl StepKind {
     }
 }
 
-/// Runs the interaction rules on every Tool of `document`.
-pub(crate) fn check(document: &Document<'_>, report: &mut Report) {
+/// Runs the interaction rules on every Tool of `document` under
+/// `revision`.
+pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Report) {
     for tool in &document.primitives {
         if tool.kind != Kind::Tool {
             continue;
@@ -113,7 +117,11 @@ pub(crate) fn check(document: &Document<'_>, report: &mut Report) {
                     "a scenario name holds only ASCII letters, digits, `.`, `_` and `-`",
                 );
             }
-            check_scenario(document, tool, scenario, &at, report);
+            let judged = Judged {
+                revision,
+                in_scope: tool.scope.includes(revision),
+            };
+            check_scenario(document, tool, scenario, &at, judged, report);
         }
     }
 }
@@ -125,6 +133,7 @@ fn check_scenario(
     tool: &Primitive<'_>,
     scenario: &Value,
     at: &Pointer,
+    judged: Judged,
     report: &mut Report,
 ) {
     let Value::Object(scenario) = scenario else {
@@ -139,7 +148,7 @@ fn check_scenario(
             "steps" => match value {
                 Value::Array(steps) if !steps.is_empty() => {
                     for (index, step) in steps.iter().enumerate() {
-                        check_step(document, tool, step, &at.index(index), report);
+                        check_step(document, tool, step, &at.index(index), judged, report);
                     }
                 }
                 Value::Array(_) => report.error(
@@ -168,6 +177,7 @@ fn check_step(
     tool: &Primitive<'_>,
     step: &Value,
     at: &Pointer,
+    judged: Judged,
     report: &mut Report,
 ) {
     let Value::Object(step) = step else {
@@ -232,9 +242,7 @@ fn check_step(
                 check_roots(response, &at.key("response"), report);
             }
         }
-        // The native `sampling/createMessage` parameters and result of each
-        // revision are not checked yet (issue 25).
-        StepKind::Sampling => {}
+        StepKind::Sampling => sampling::check(request, response, at, judged, report),
     }
 }
 
@@ -548,7 +556,8 @@ mod tests {
 
     use crate::rule::{
         INTERACTION_DECLARATION as DECLARATION, INTERACTION_NAME as NAME,
-        INTERACTION_RESPONSE as RESPONSE, INTERACTION_SHAPE as SHAPE, VALUE_URI as URI,
+        INTERACTION_RESPONSE as RESPONSE, INTERACTION_SAMPLING_STEP as SAMPLING,
+        INTERACTION_SHAPE as SHAPE, VALUE_URI as URI,
     };
     use crate::tests::revisions::*;
     use crate::tests::{E, assert_findings, form, tool, url, with};
@@ -604,7 +613,9 @@ mod tests {
                 linked,
                 form_step(json!({"action": "decline"})),
                 url_step(json!({"action": "cancel"})),
-                {"type": "sampling", "request": {"anything": 1}, "response": {}},
+                {"type": "sampling",
+                 "request": {"messages": [{"role": "user", "content": {"type": "text", "text": "t"}}], "maxTokens": 5},
+                 "response": {"role": "assistant", "content": {"type": "text", "text": "t"}, "model": "m"}},
                 {"type": "roots", "request": {}, "response": {"roots": [{"uri": "file:///a", "name": "A"}]}}
             ]),
         );
@@ -695,8 +706,11 @@ mod tests {
         ]
         .map(s);
         let uri = s("4/response/roots/3/uri");
+        let sampling = s("3/request");
         let mut expected: Vec<_> = shape.iter().map(|p| (SHAPE, p.as_str(), E)).collect();
         expected.push((URI, uri.as_str(), E));
+        // The empty request lacks `messages` and `maxTokens`.
+        expected.push((SAMPLING, sampling.as_str(), E));
         assert_findings(&doc, R2025_11_25, &expected);
     }
 

@@ -148,7 +148,7 @@ mod tests {
             sampling(
                 json!({"tools": [{"name": "x", "inputSchema": {"type": "object"}}], "includeContext": "allServers"})
             ),
-            sampling(json!({"tools": [], "includeContext": "none"}))
+            sampling(json!({"includeContext": "none"}))
         ]);
         assert_findings(
             &doc(Some(json!({"sampling": {}})), steps.clone()),
