@@ -15,9 +15,11 @@ one document served under one MCP revision, as a list of
 given as JSON text, whose writing is judged first.
 """
 
+import decimal
 import json
 import math
 import re
+import urllib.parse
 
 # --- Rule IDs -------------------------------------------------------------
 
@@ -126,6 +128,11 @@ COMPLETION_EXAMPLE_SHAPE = "mcpdesc.completion-example.shape"
 COMPLETION_EXAMPLE_TARGET = "mcpdesc.completion-example.target"
 COMPLETION_EXAMPLE_RESULT = "mcp.completion-example.result"
 COMPLETION_EXAMPLE_REVISION = "mcp.completion-example.protocol-version"
+TOOL_EXAMPLE_SHAPE = "mcpdesc.tool-example.shape"
+TOOL_EXAMPLE_RESULT = "mcp.tool-example.result"
+TOOL_EXAMPLE_INPUT = "mcpdesc.tool-example.input"
+TOOL_EXAMPLE_STRUCTURED = "mcpdesc.tool-example.structured-content"
+TOOL_EXAMPLE_INCOMPLETE = "mcpdesc.tool-example.incomplete-validation"
 
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
@@ -231,6 +238,11 @@ ALL_RULES = [
     COMPLETION_EXAMPLE_TARGET,
     COMPLETION_EXAMPLE_RESULT,
     COMPLETION_EXAMPLE_REVISION,
+    TOOL_EXAMPLE_SHAPE,
+    TOOL_EXAMPLE_RESULT,
+    TOOL_EXAMPLE_INPUT,
+    TOOL_EXAMPLE_STRUCTURED,
+    TOOL_EXAMPLE_INCOMPLETE,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -598,6 +610,8 @@ def validate(document, revision, context):
             # Named examples: the maps and names under every revision; what
             # depends on the revision, for a declaration that applies to it.
             check_example_maps(primitive, at, kind, findings)
+            if kind == "tools":
+                check_tool_examples(document, primitive, at, scope, revision, findings)
             if kind == "prompts":
                 check_prompt_examples(document, primitive, at, scope, revision, findings)
             if kind in COMPLETION_KINDS:
@@ -3486,8 +3500,10 @@ def check_prompt_arguments(prompt, at, findings):
 #
 # The example maps of the four primitives and their names; Prompt examples
 # (their arguments, their completed `GetPromptResult` and its content
-# blocks); completion examples of Resource Templates and Prompts. Tool and
-# Resource (and Resource Template) examples' own contents come later.
+# blocks); completion examples of Resource Templates and Prompts; Tool
+# examples (their input and structured content against the Tool's schemas,
+# their completed `CallToolResult`), below. Resource (and Resource
+# Template) examples' own contents come later.
 #
 # An example has no scope of its own: the rules that depend on the revision
 # (the result type, which content block types exist, a completion context)
@@ -4033,6 +4049,664 @@ def check_completion_result(result, locate, scope, revision, findings):
             locate("completion", "hasMore"),
             "`hasMore` must be a boolean",
         )
+
+
+# --- Tool examples (Section 9.3 of 0.8.0) -----------------------------------
+#
+# A Tool example, inline or a `$componentRef` into `toolExamples` followed
+# along its chain (every finding inside it then at the reference site), is
+# an `input` object and a `result`, closed but for `x-` extensions. Its
+# result is MCP's `CallToolResult`: content blocks, a boolean `isError`, and
+# `structuredContent` only where the revision has it. Its input is judged
+# against the Tool's `inputSchema`, and a success's structured content
+# against its `outputSchema`: by JSON Schema 2020-12 evaluation from
+# 2025-11-25 on, by the names `required` lists before it (with a warning
+# when the schema says more than that shape).
+
+TOOL_EXAMPLES = EXAMPLE_NAMESPACES["tools"]
+TOOL_EXAMPLE_MEMBERS = ("input", "result")
+EXAMPLE_INPUT = "input"
+STRUCTURED_CONTENT = "structuredContent"
+IS_ERROR = "isError"
+# `structuredContent` exists from this revision on (as an object), and may
+# be any JSON value from the next one that lets `outputSchema` have any root.
+FIRST_STRUCTURED_CONTENT_REVISION = "2025-06-18"
+# Before 2025-11-25 an evaluation is complete only against a schema made of
+# these members, whose `properties` values are all empty objects.
+LEGACY_EVALUATED_MEMBERS = frozenset({"type", "properties", "required"})
+
+# What an evaluation concludes: the value is accepted, rejected, or it
+# cannot be told (the schema does not compile, or asks what this evaluator
+# does not implement).
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+UNDECIDED = "undecided"
+
+
+def check_tool_examples(document, tool, at, scope, revision, findings):
+    input_schema = resolved_schema(document, tool, INPUT_SCHEMA)
+    output_schema = resolved_schema(document, tool, OUTPUT_SCHEMA)
+    for name, written in example_map(tool, EXAMPLES_MEMBER).items():
+        site = at + (EXAMPLES_MEMBER, name)
+        if is_reference(written):
+            example = resolve(document, written, TOOL_EXAMPLES)
+            if example is ABSENT or not isinstance(example, dict):
+                # The components suite's rules alone.
+                continue
+            locate = lambda *tokens, site=site: pointer(*site)
+        else:
+            example = written
+            locate = lambda *tokens, site=site: pointer(*site, *tokens)
+        if not check_tool_example_shape(example, locate, findings):
+            continue
+        if EXAMPLE_INPUT in example and isinstance(example[EXAMPLE_INPUT], dict):
+            value = example[EXAMPLE_INPUT]
+            where = within(locate, EXAMPLE_INPUT)
+            check_example_input(value, input_schema, where, scope, revision, findings)
+        if EXAMPLE_RESULT in example:
+            result = example[EXAMPLE_RESULT]
+            result_locate = within(locate, EXAMPLE_RESULT)
+            if check_tool_result(result, result_locate, scope, revision, findings):
+                check_structured_content(
+                    result, output_schema, result_locate, scope, revision, findings
+                )
+
+
+def resolved_schema(document, tool, member):
+    """The Tool's schema object at `member`, a Reference Object resolved;
+    None when there is no schema object."""
+    written = tool.get(member)
+    schema = resolve(document, written, SCHEMAS) if is_reference(written) else written
+    return schema if isinstance(schema, dict) else None
+
+
+def check_tool_example_shape(example, locate, findings):
+    """The example's own members; False when it is no object at all."""
+    if not isinstance(example, dict):
+        findings.error(TOOL_EXAMPLE_SHAPE, locate(), "a Tool example must be an object")
+        return False
+    for member in TOOL_EXAMPLE_MEMBERS:
+        if member not in example:
+            findings.error(TOOL_EXAMPLE_SHAPE, locate(), "the Tool example has no `%s`" % member)
+    if EXAMPLE_INPUT in example and not isinstance(example[EXAMPLE_INPUT], dict):
+        findings.error(TOOL_EXAMPLE_SHAPE, locate(EXAMPLE_INPUT), "`input` must be an object")
+    for member in example:
+        if not member.startswith(EXTENSION_PREFIX) and member not in TOOL_EXAMPLE_MEMBERS:
+            findings.error(
+                TOOL_EXAMPLE_SHAPE,
+                locate(member),
+                "`%s` is not a member of a Tool example" % member,
+            )
+    return True
+
+
+def check_tool_result(result, locate, scope, revision, findings):
+    """MCP's `CallToolResult`; True when the result is an object (whose
+    structured content the structured content rule then judges)."""
+    if not isinstance(result, dict):
+        findings.error(TOOL_EXAMPLE_RESULT, locate(), "the result must be an object")
+        return False
+    check_completed_result(result, locate, findings)
+    check_result_type(result, locate, scope, revision, findings)
+    if "content" not in result:
+        findings.error(TOOL_EXAMPLE_RESULT, locate(), "the result has no `content`")
+    elif not isinstance(result["content"], list):
+        findings.error(TOOL_EXAMPLE_RESULT, locate("content"), "`content` must be an array")
+    else:
+        for index, block in enumerate(result["content"]):
+            check_content_block(block, within(locate, "content", index), scope, revision, findings)
+    if IS_ERROR in result and not isinstance(result[IS_ERROR], bool):
+        findings.error(TOOL_EXAMPLE_RESULT, locate(IS_ERROR), "`isError` must be a boolean")
+    problem = structured_content_problem(result, scope, revision)
+    if problem is not None:
+        findings.error(TOOL_EXAMPLE_RESULT, locate(STRUCTURED_CONTENT), problem)
+    return True
+
+
+def structured_content_problem(result, scope, revision):
+    """What is wrong with the result's `structuredContent` under the case's
+    revision, for a Tool that applies to it; None when nothing is."""
+    if STRUCTURED_CONTENT not in result or not in_scope(scope, revision):
+        return None
+    if revision < FIRST_STRUCTURED_CONTENT_REVISION:
+        return "MCP %s has no `structuredContent`" % revision
+    if revision < ANY_OUTPUT_ROOT_SINCE and not isinstance(result[STRUCTURED_CONTENT], dict):
+        return "`structuredContent` must be an object under MCP %s" % revision
+    return None
+
+
+def check_structured_content(result, schema, locate, scope, revision, findings):
+    """An execution error carries no structured content, under every
+    revision; a success of a Tool with an output schema carries structured
+    content it accepts, under the revisions of the Tool's scope that define
+    `outputSchema`, unless its structured content already breaks the
+    result rule. A non-boolean `isError` is neither."""
+    is_error = result.get(IS_ERROR, False)
+    if is_error is True and STRUCTURED_CONTENT in result:
+        findings.error(
+            TOOL_EXAMPLE_STRUCTURED,
+            locate(STRUCTURED_CONTENT),
+            "an execution error carries no `structuredContent`",
+        )
+    # The rest is a success's: `isError` absent or false.
+    if is_error is not False or schema is None:
+        return
+    if not in_scope(scope, revision) or revision < FIRST_STRUCTURED_CONTENT_REVISION:
+        return
+    if structured_content_problem(result, scope, revision) is not None:
+        return
+    if STRUCTURED_CONTENT not in result:
+        findings.error(
+            TOOL_EXAMPLE_STRUCTURED,
+            locate(),
+            "a success of a Tool with an `outputSchema` carries `structuredContent`",
+        )
+        return
+    judge_against_schema(
+        result[STRUCTURED_CONTENT],
+        schema,
+        within(locate, STRUCTURED_CONTENT),
+        TOOL_EXAMPLE_STRUCTURED,
+        revision,
+        findings,
+    )
+
+
+def check_example_input(value, schema, locate, scope, revision, findings):
+    if schema is None or not in_scope(scope, revision):
+        return
+    judge_against_schema(value, schema, locate, TOOL_EXAMPLE_INPUT, revision, findings)
+
+
+def judge_against_schema(value, schema, locate, rule, revision, findings):
+    """`value` against a Tool schema under the case's revision: one error
+    of `rule` when it is rejected, one warning when the evaluation is
+    incomplete, both at `locate()`."""
+    if revision < FIRST_DIALECT_REVISION:
+        if misses_required(value, schema):
+            findings.error(rule, locate(), "a name `required` lists is missing")
+        if not is_legacy_evaluable(schema):
+            findings.warning(
+                TOOL_EXAMPLE_INCOMPLETE,
+                locate(),
+                "MCP %s names no dialect: only `required` is enforced" % revision,
+            )
+        return
+    if is_schema_in_error(schema):
+        # The Tool schema rules report it; it judges no example.
+        return
+    evaluator = SchemaEvaluator(schema)
+    verdict = evaluator.verdict(value) if evaluator.compiles() else UNDECIDED
+    if verdict == REJECTED:
+        findings.error(rule, locate(), "the schema rejects this value")
+    elif verdict == UNDECIDED:
+        findings.warning(
+            TOOL_EXAMPLE_INCOMPLETE, locate(), "this value cannot be validated in full"
+        )
+
+
+def misses_required(value, schema):
+    """Whether the object `value` lacks a name the schema's `required`
+    lists (an input is an object; so is structured content, where the
+    earlier revisions define it)."""
+    required = schema.get("required")
+    if not isinstance(required, list):
+        return False
+    return any(isinstance(name, str) and name not in value for name in required)
+
+
+def is_legacy_evaluable(schema):
+    """Whether `required` is all a schema of the earlier revisions says:
+    nothing but `type`, `properties` and `required`, and no property
+    constrained."""
+    if not set(schema) <= LEGACY_EVALUATED_MEMBERS:
+        return False
+    properties = schema.get("properties", {})
+    return isinstance(properties, dict) and all(
+        isinstance(prop, dict) and not prop for prop in properties.values()
+    )
+
+
+def is_schema_in_error(schema):
+    """A root dialect this validator does not support, or a schema the
+    2020-12 meta-schema rejects."""
+    if "$schema" in schema and not json_in(schema["$schema"], SUPPORTED_DIALECTS):
+        return True
+    return not is_valid_schema(schema)
+
+
+# --- JSON Schema 2020-12 evaluation -------------------------------------------
+#
+# A small evaluator of the validation and applicator vocabularies, for a
+# schema the meta-schema check accepts. References resolve within the schema
+# only (a JSON pointer or an anchor, from the root or from a subschema's
+# `$id`); a schema with a `$ref` that does not resolve does not compile.
+# `format` and the content keywords are annotations. Three outcomes: an
+# assertion this evaluator cannot decide (`$dynamicRef`, a `pattern` Python
+# cannot compile, a recursion that never reaches a value) makes its schema
+# undecided rather than accepting, unless something else already rejects.
+
+# Keywords that assert something this evaluator does not evaluate.
+UNDECIDED_KEYWORDS = ("$dynamicRef",)
+
+
+def schema_children(value):
+    """The values at the schema positions directly below `value`."""
+    children = []
+    for keyword, held in value.items():
+        if keyword in SCHEMA_KEYWORDS:
+            children.append(held)
+        elif keyword in SCHEMA_MAP_KEYWORDS and isinstance(held, dict):
+            children.extend(held.values())
+        elif keyword in SCHEMA_ARRAY_KEYWORDS and isinstance(held, list):
+            children.extend(held)
+    return children
+
+
+def conjoin(verdicts):
+    """All of the verdicts: rejected when one is, else undecided when one
+    is, else accepted."""
+    if REJECTED in verdicts:
+        return REJECTED
+    if UNDECIDED in verdicts:
+        return UNDECIDED
+    return ACCEPTED
+
+
+def disjoin(verdicts):
+    """At least one of the verdicts."""
+    if ACCEPTED in verdicts:
+        return ACCEPTED
+    if UNDECIDED in verdicts:
+        return UNDECIDED
+    return REJECTED
+
+
+def decided(holds):
+    return ACCEPTED if holds else REJECTED
+
+
+def is_integer_value(value):
+    return is_number(value) and (isinstance(value, int) or value.is_integer())
+
+
+TYPE_TESTS = {
+    "null": lambda value: value is None,
+    "boolean": lambda value: isinstance(value, bool),
+    "integer": is_integer_value,
+    "number": is_number,
+    "string": lambda value: isinstance(value, str),
+    "array": lambda value: isinstance(value, list),
+    "object": lambda value: isinstance(value, dict),
+}
+
+
+def has_type(value, written):
+    names = written if isinstance(written, list) else [written]
+    return any(name in TYPE_TESTS and TYPE_TESTS[name](value) for name in names)
+
+
+def is_multiple(value, divisor):
+    """Whether `value` is an integer multiple of `divisor`; None when the
+    arithmetic cannot tell."""
+    if isinstance(value, int) and isinstance(divisor, int):
+        return value % divisor == 0
+    try:
+        return decimal.Decimal(repr(value)) % decimal.Decimal(repr(divisor)) == 0
+    except decimal.DecimalException:
+        return None
+
+
+def pattern_verdict(pattern, text):
+    try:
+        return decided(re.search(pattern, text) is not None)
+    except (re.error, RecursionError):
+        return UNDECIDED
+
+
+def count_verdict(low, high, least, most):
+    """Whether a count known to lie between `low` and `high` lies between
+    `least` and `most` (None: no upper bound)."""
+    fits_low = low >= least and (most is None or low <= most)
+    fits_high = high >= least and (most is None or high <= most)
+    if fits_low and fits_high:
+        return ACCEPTED
+    if high < least or (most is not None and low > most):
+        return REJECTED
+    return UNDECIDED
+
+
+class SchemaEvaluator:
+    """One Tool schema, ready to judge values against."""
+
+    def __init__(self, root):
+        self.root = root
+        # The resource (the root, or a subschema with an `$id`) each object
+        # subschema belongs to, by identity; subschemas by `$id` as written;
+        # anchors by (resource identity, name); every `$ref` with its resource.
+        self.resource_of = {}
+        self.ids = {}
+        self.anchors = {}
+        self.references = []
+        self.active = set()
+        stack = [(root, root)]
+        while stack:
+            value, resource = stack.pop()
+            if not isinstance(value, dict):
+                continue
+            if isinstance(value.get("$id"), str):
+                resource = value
+                self.ids[value["$id"]] = value
+                self.ids[value["$id"].rstrip("#")] = value
+            self.resource_of[id(value)] = resource
+            for keyword in ("$anchor", "$dynamicAnchor"):
+                if isinstance(value.get(keyword), str):
+                    self.anchors[(id(resource), value[keyword])] = value
+            if isinstance(value.get("$ref"), str):
+                self.references.append((value["$ref"], resource))
+            stack.extend((child, resource) for child in schema_children(value))
+
+    def compiles(self):
+        """Whether every `$ref` of the schema resolves within it."""
+        return all(self.target(reference, resource) for reference, resource in self.references)
+
+    def target(self, reference, resource):
+        """The (schema, resource) a reference from `resource` names, or None."""
+        base, _, fragment = reference.partition("#")
+        if base:
+            if base not in self.ids:
+                return None  # another document: never retrieved
+            resource = self.ids[base]
+        fragment = urllib.parse.unquote(fragment)
+        if fragment == "":
+            found = resource
+        elif fragment.startswith("/"):
+            found = follow_pointer(resource, fragment)
+        else:
+            found = self.anchors.get((id(resource), fragment), ABSENT)
+        if found is ABSENT or not isinstance(found, (dict, bool)):
+            return None
+        if isinstance(found, dict):
+            resource = self.resource_of.get(id(found), resource)
+        return found, resource
+
+    def verdict(self, value):
+        try:
+            return self.evaluate(self.root, value, self.root)[0]
+        except RecursionError:
+            return UNDECIDED
+
+    def evaluate(self, schema, value, resource):
+        """(verdict, names of the properties evaluated, indices of the items
+        evaluated): the annotations `unevaluated*` read, kept only when the
+        schema accepts."""
+        if schema is True:
+            return ACCEPTED, set(), set()
+        if schema is False:
+            return REJECTED, set(), set()
+        if not isinstance(schema, dict):
+            return UNDECIDED, set(), set()
+        resource = self.resource_of.get(id(schema), resource)
+        key = (id(schema), id(value))
+        if key in self.active:
+            # The schema comes back to the same value without consuming it.
+            return UNDECIDED, set(), set()
+        self.active.add(key)
+        try:
+            verdict, names, indices = Evaluation(self, schema, value, resource).run()
+        finally:
+            self.active.discard(key)
+        if verdict != ACCEPTED:
+            return verdict, set(), set()
+        return verdict, names, indices
+
+
+# An array index in a JSON pointer: no sign, no leading zero.
+ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def follow_pointer(value, fragment):
+    """The value an RFC 6901 pointer names inside `value`, or ABSENT."""
+    for token in fragment[1:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return ABSENT
+    return value
+
+
+class Evaluation:
+    """One schema object against one value."""
+
+    def __init__(self, evaluator, schema, value, resource):
+        self.evaluator = evaluator
+        self.schema = schema
+        self.value = value
+        self.resource = resource
+        self.verdicts = []
+        self.names = set()
+        self.indices = set()
+
+    def sub(self, schema, value):
+        return self.evaluator.evaluate(schema, value, self.resource)
+
+    def adopt(self, outcome):
+        """An in-place subschema's verdict, and its annotations when it
+        accepts."""
+        verdict, names, indices = outcome
+        self.verdicts.append(verdict)
+        self.names |= names
+        self.indices |= indices
+
+    def run(self):
+        schema, value = self.schema, self.value
+        for keyword in UNDECIDED_KEYWORDS:
+            if keyword in schema:
+                self.verdicts.append(UNDECIDED)
+        self.references()
+        self.assertions()
+        self.applicators()
+        if isinstance(value, dict):
+            self.object_keywords()
+        if isinstance(value, list):
+            self.array_keywords()
+        # `unevaluated*` last, once every other keyword has annotated.
+        settled = conjoin(self.verdicts)
+        if isinstance(value, dict) and "unevaluatedProperties" in schema:
+            self.unevaluated_properties(settled)
+        if isinstance(value, list) and "unevaluatedItems" in schema:
+            self.unevaluated_items(settled)
+        return conjoin(self.verdicts), self.names, self.indices
+
+    def references(self):
+        if "$ref" not in self.schema:
+            return
+        found = self.evaluator.target(self.schema["$ref"], self.resource)
+        if found is None:
+            self.verdicts.append(UNDECIDED)
+            return
+        target, resource = found
+        self.adopt(self.evaluator.evaluate(target, self.value, resource))
+
+    def assertions(self):
+        schema, value = self.schema, self.value
+        if "type" in schema:
+            self.verdicts.append(decided(has_type(value, schema["type"])))
+        if "enum" in schema:
+            self.verdicts.append(decided(json_in(value, schema["enum"])))
+        if "const" in schema:
+            self.verdicts.append(decided(json_equal(value, schema["const"])))
+        if is_number(value):
+            self.number_keywords()
+        if isinstance(value, str):
+            self.string_keywords()
+
+    def number_keywords(self):
+        schema, value = self.schema, self.value
+        bounds = (
+            ("minimum", lambda bound: value >= bound),
+            ("maximum", lambda bound: value <= bound),
+            ("exclusiveMinimum", lambda bound: value > bound),
+            ("exclusiveMaximum", lambda bound: value < bound),
+        )
+        for keyword, holds in bounds:
+            if keyword in schema:
+                self.verdicts.append(decided(holds(schema[keyword])))
+        if "multipleOf" in schema:
+            multiple = is_multiple(value, schema["multipleOf"])
+            self.verdicts.append(UNDECIDED if multiple is None else decided(multiple))
+
+    def string_keywords(self):
+        schema, value = self.schema, self.value
+        # Lengths count code points, as Python's strings do.
+        if "minLength" in schema:
+            self.verdicts.append(decided(len(value) >= schema["minLength"]))
+        if "maxLength" in schema:
+            self.verdicts.append(decided(len(value) <= schema["maxLength"]))
+        if "pattern" in schema:
+            self.verdicts.append(pattern_verdict(schema["pattern"], value))
+
+    def applicators(self):
+        schema, value = self.schema, self.value
+        for sub in schema.get("allOf", []):
+            self.adopt(self.sub(sub, value))
+        if "anyOf" in schema:
+            outcomes = [self.sub(sub, value) for sub in schema["anyOf"]]
+            for outcome in outcomes:
+                self.names |= outcome[1]
+                self.indices |= outcome[2]
+            self.verdicts.append(disjoin([outcome[0] for outcome in outcomes]))
+        if "oneOf" in schema:
+            self.one_of([self.sub(sub, value) for sub in schema["oneOf"]])
+        if "not" in schema:
+            inverse = {ACCEPTED: REJECTED, REJECTED: ACCEPTED, UNDECIDED: UNDECIDED}
+            self.verdicts.append(inverse[self.sub(schema["not"], value)[0]])
+        if "if" in schema:
+            self.conditional()
+
+    def one_of(self, outcomes):
+        accepted = [outcome for outcome in outcomes if outcome[0] == ACCEPTED]
+        undecided = any(outcome[0] == UNDECIDED for outcome in outcomes)
+        if len(accepted) > 1:
+            self.verdicts.append(REJECTED)
+        elif undecided:
+            self.verdicts.append(UNDECIDED)
+        elif accepted:
+            self.adopt(accepted[0])
+        else:
+            self.verdicts.append(REJECTED)
+
+    def conditional(self):
+        schema, value = self.schema, self.value
+        condition = self.sub(schema["if"], value)
+        if condition[0] == UNDECIDED:
+            if "then" in schema or "else" in schema:
+                self.verdicts.append(UNDECIDED)
+            return
+        # `if` asserts nothing itself; it annotates when it holds.
+        self.names |= condition[1]
+        self.indices |= condition[2]
+        branch = "then" if condition[0] == ACCEPTED else "else"
+        if branch in schema:
+            self.adopt(self.sub(schema[branch], value))
+
+    def object_keywords(self):
+        schema, value = self.schema, self.value
+        if "required" in schema:
+            self.verdicts.append(decided(all(name in value for name in schema["required"])))
+        if "minProperties" in schema:
+            self.verdicts.append(decided(len(value) >= schema["minProperties"]))
+        if "maxProperties" in schema:
+            self.verdicts.append(decided(len(value) <= schema["maxProperties"]))
+        for name, names in schema.get("dependentRequired", {}).items():
+            if name in value:
+                self.verdicts.append(decided(all(other in value for other in names)))
+        for name, sub in schema.get("dependentSchemas", {}).items():
+            if name in value:
+                self.adopt(self.sub(sub, value))
+        if "propertyNames" in schema:
+            for name in value:
+                self.verdicts.append(self.sub(schema["propertyNames"], name)[0])
+        matched = set()
+        properties = schema.get("properties", {})
+        for name, sub in properties.items():
+            if name in value:
+                matched.add(name)
+                self.verdicts.append(self.sub(sub, value[name])[0])
+        for pattern, sub in schema.get("patternProperties", {}).items():
+            for name in value:
+                found = pattern_verdict(pattern, name)
+                if found == UNDECIDED:
+                    self.verdicts.append(UNDECIDED)
+                elif found == ACCEPTED:
+                    matched.add(name)
+                    self.verdicts.append(self.sub(sub, value[name])[0])
+        if "additionalProperties" in schema:
+            for name in value:
+                if name not in matched:
+                    matched.add(name)
+                    self.verdicts.append(self.sub(schema["additionalProperties"], value[name])[0])
+        self.names |= matched
+
+    def array_keywords(self):
+        schema, value = self.schema, self.value
+        if "minItems" in schema:
+            self.verdicts.append(decided(len(value) >= schema["minItems"]))
+        if "maxItems" in schema:
+            self.verdicts.append(decided(len(value) <= schema["maxItems"]))
+        if schema.get("uniqueItems") is True:
+            repeated = any(
+                json_equal(value[i], value[j])
+                for i in range(len(value))
+                for j in range(i + 1, len(value))
+            )
+            self.verdicts.append(decided(not repeated))
+        prefix = schema.get("prefixItems", [])
+        for index, sub in enumerate(prefix[: len(value)]):
+            self.indices.add(index)
+            self.verdicts.append(self.sub(sub, value[index])[0])
+        if "items" in schema:
+            for index in range(len(prefix), len(value)):
+                self.indices.add(index)
+                self.verdicts.append(self.sub(schema["items"], value[index])[0])
+        if "contains" in schema:
+            self.contains()
+
+    def contains(self):
+        schema, value = self.schema, self.value
+        verdicts = [self.sub(schema["contains"], item)[0] for item in value]
+        for index, verdict in enumerate(verdicts):
+            if verdict == ACCEPTED:
+                self.indices.add(index)
+        low = verdicts.count(ACCEPTED)
+        high = low + verdicts.count(UNDECIDED)
+        least = schema.get("minContains", 1)
+        most = schema.get("maxContains")
+        self.verdicts.append(count_verdict(low, high, least, most))
+
+    def unevaluated_properties(self, settled):
+        if settled == UNDECIDED:
+            # What the undecided subschemas evaluated is not known.
+            self.verdicts.append(UNDECIDED)
+            return
+        rest = self.schema["unevaluatedProperties"]
+        for name, held in self.value.items():
+            if name not in self.names:
+                self.verdicts.append(self.sub(rest, held)[0])
+        self.names |= set(self.value)
+
+    def unevaluated_items(self, settled):
+        if settled == UNDECIDED:
+            self.verdicts.append(UNDECIDED)
+            return
+        rest = self.schema["unevaluatedItems"]
+        for index, item in enumerate(self.value):
+            if index not in self.indices:
+                self.verdicts.append(self.sub(rest, item)[0])
+        self.indices |= set(range(len(self.value)))
 
 
 # --- URI syntax (RFC 3986, syntax only; never retrieved) ------------------
