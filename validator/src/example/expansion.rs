@@ -7,6 +7,8 @@
 //! the URI that its operator could have produced; every split is tried,
 //! remembered per (part, position) so that the work stays polynomial.
 
+use iri_string::template::UriTemplateStr;
+
 /// One variable of an expression: its name, whether it is exploded (`*`),
 /// and its prefix length (`:n`).
 #[derive(Debug)]
@@ -30,9 +32,8 @@ struct Operator {
 }
 
 impl Operator {
-    fn of(symbol: Option<char>) -> Option<Operator> {
+    fn of(symbol: Option<char>) -> Operator {
         let (first, separator, named, reserved) = match symbol {
-            None => ("", ',', false, false),
             Some('+') => ("", ',', false, true),
             Some('#') => ("#", ',', false, true),
             Some('.') => (".", '.', false, false),
@@ -40,14 +41,14 @@ impl Operator {
             Some(';') => (";", ';', true, false),
             Some('?') => ("?", '&', true, false),
             Some('&') => ("&", '&', true, false),
-            Some(_) => return None,
+            _ => ("", ',', false, false),
         };
-        Some(Operator {
+        Operator {
             first,
             separator,
             named,
             reserved,
-        })
+        }
     }
 }
 
@@ -59,8 +60,10 @@ enum Part<'a> {
 }
 
 /// Whether `uri` is an expansion of `template`; `None` when the template
-/// cannot be read (which `mcpdesc.resource-template.uri-template` reports).
+/// is not an RFC 6570 template (which `mcpdesc.resource-template.uri-template`
+/// reports).
 pub(super) fn expands_to(template: &str, uri: &str) -> Option<bool> {
+    UriTemplateStr::new(template).ok()?;
     let parts = parse(template)?;
     let mut seen = vec![vec![false; uri.len() + 1]; parts.len() + 1];
     Some(matches(&parts, 0, uri, 0, &mut seen))
@@ -76,9 +79,8 @@ fn parse(template: &str) -> Option<Vec<Part<'_>>> {
             parts.push(Part::Literal(rest));
             break;
         };
-        if open > 0 {
-            parts.push(Part::Literal(&rest[..open]));
-        }
+        // An empty literal matches the empty stretch: harmless.
+        parts.push(Part::Literal(&rest[..open]));
         let close = open + rest[open..].find('}')?;
         parts.push(expression(&rest[open + 1..close])?);
         rest = &rest[close + 1..];
@@ -87,13 +89,14 @@ fn parse(template: &str) -> Option<Vec<Part<'_>>> {
 }
 
 /// One expression's operator and variables, from the text between its
-/// braces.
+/// braces; any other first character starts a variable name (the caller
+/// has made sure the template is well formed).
 fn expression(body: &str) -> Option<Part<'_>> {
-    let symbol = body.chars().next()?;
-    let (operator, list) = if symbol.is_ascii_alphanumeric() || symbol == '_' || symbol == '%' {
-        (Operator::of(None)?, body)
-    } else {
-        (Operator::of(Some(symbol))?, &body[symbol.len_utf8()..])
+    let (operator, list) = match body.chars().next()? {
+        symbol @ ('+' | '#' | '.' | '/' | ';' | '?' | '&') => {
+            (Operator::of(Some(symbol)), &body[1..])
+        }
+        _ => (Operator::of(None), body),
     };
     let variables = list
         .split(',')
@@ -290,6 +293,7 @@ mod tests {
             "books://{}",
             "books://{!x}",
             "books://{a:x}",
+            "books://{=x}",
         ] {
             assert_eq!(expands_to(template, "books://x"), None, "{template}");
         }
