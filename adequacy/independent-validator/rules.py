@@ -15,7 +15,9 @@ one document served under one MCP revision, as a list of
 given as JSON text, whose writing is judged first.
 """
 
+import base64
 import decimal
+import functools
 import json
 import math
 import re
@@ -56,6 +58,8 @@ INTERACTION_SHAPE = "mcpdesc.interaction.shape"
 INTERACTION_NAME = "mcpdesc.interaction.name"
 INTERACTION_RESPONSE = "mcpdesc.interaction.response"
 INTERACTION_DECLARATION = "mcpdesc.interaction.declaration"
+INTERACTION_CLIENT_REQUIREMENTS = "mcpdesc.interaction.client-requirements"
+SAMPLING_STEP_RULE = "mcp.interaction.sampling-step"
 
 TAG_CATALOGUE = "mcpdesc.tag.catalogue"
 TAG_NAME_UNIQUE = "mcpdesc.tag.name-unique"
@@ -133,6 +137,12 @@ TOOL_EXAMPLE_RESULT = "mcp.tool-example.result"
 TOOL_EXAMPLE_INPUT = "mcpdesc.tool-example.input"
 TOOL_EXAMPLE_STRUCTURED = "mcpdesc.tool-example.structured-content"
 TOOL_EXAMPLE_INCOMPLETE = "mcpdesc.tool-example.incomplete-validation"
+RESOURCE_EXAMPLE_SHAPE = "mcpdesc.resource-example.shape"
+RESOURCE_EXAMPLE_RESULT = "mcp.resource-example.result"
+RESOURCE_CACHE_FIELDS = "mcp.resource-example.cache-fields"
+TEMPLATE_EXPANSION = "mcpdesc.resource-template-example.expansion"
+RESOURCE_EXAMPLE_MIME_TYPE = "mcpdesc.resource-example.mime-type"
+RESOURCE_EXAMPLE_SIZE = "mcpdesc.resource-example.size"
 
 # Section 15 (serialization). Four of them concern YAML alone: a JSON text
 # has one value, string member names, no tags and no aliases.
@@ -177,6 +187,8 @@ ALL_RULES = [
     INTERACTION_NAME,
     INTERACTION_RESPONSE,
     INTERACTION_DECLARATION,
+    INTERACTION_CLIENT_REQUIREMENTS,
+    SAMPLING_STEP_RULE,
     TAG_CATALOGUE,
     TAG_NAME_UNIQUE,
     TAG_REFERENCE_LIST,
@@ -243,6 +255,12 @@ ALL_RULES = [
     TOOL_EXAMPLE_INPUT,
     TOOL_EXAMPLE_STRUCTURED,
     TOOL_EXAMPLE_INCOMPLETE,
+    RESOURCE_EXAMPLE_SHAPE,
+    RESOURCE_EXAMPLE_RESULT,
+    RESOURCE_CACHE_FIELDS,
+    TEMPLATE_EXPANSION,
+    RESOURCE_EXAMPLE_MIME_TYPE,
+    RESOURCE_EXAMPLE_SIZE,
     SYNTAX,
     DOCUMENT_COUNT,
     KEY_TYPE,
@@ -597,8 +615,9 @@ def validate(document, revision, context):
                 check_tool_execution(primitive, at, findings)
                 check_tool_schemas(document, primitive, at, scope, revision, findings)
                 check_interaction_steps(primitive, at, scope, revision, findings)
-                # Whatever the Tool's scope and the revision (Section 9.4).
-                check_interaction_examples(document, primitive, at, findings)
+                # Whatever the Tool's scope and the revision (Section 9.4),
+                # but for what a sampling step's revisions define.
+                check_interaction_examples(document, primitive, at, scope, revision, findings)
             if kind in RESOURCE_KINDS:
                 # Resource Annotations' types under every revision, whatever
                 # the scope; their `lastModified` for the revisions of it.
@@ -614,6 +633,8 @@ def validate(document, revision, context):
                 check_tool_examples(document, primitive, at, scope, revision, findings)
             if kind == "prompts":
                 check_prompt_examples(document, primitive, at, scope, revision, findings)
+            if kind in RESOURCE_KINDS:
+                check_resource_examples(document, primitive, at, kind, scope, revision, findings)
             if kind in COMPLETION_KINDS:
                 check_completion_examples(primitive, at, kind, scope, revision, findings)
         check_variant_overlap(VARIANT_KEYS[kind], applying, findings)
@@ -2934,7 +2955,7 @@ def check_interaction_steps(tool, at, scope, revision, findings):
 # the same in every revision.
 
 
-def check_interaction_examples(document, tool, at, findings):
+def check_interaction_examples(document, tool, at, scope, revision, findings):
     if "interactionExamples" not in tool:
         return
     examples = tool["interactionExamples"]
@@ -2954,10 +2975,10 @@ def check_interaction_examples(document, tool, at, findings):
         if not isinstance(scenario, dict):
             findings.error(INTERACTION_SHAPE, pointer(*site), "a scenario must be an object")
             continue
-        check_scenario(document, tool, scenario, site, findings)
+        check_scenario(document, tool, scenario, site, scope, revision, findings)
 
 
-def check_scenario(document, tool, scenario, site, findings):
+def check_scenario(document, tool, scenario, site, scope, revision, findings):
     # However many are missing, the scenario is one place: one finding.
     if any(member not in scenario for member in SCENARIO_MEMBERS):
         findings.error(
@@ -2978,10 +2999,11 @@ def check_scenario(document, tool, scenario, site, findings):
         if not isinstance(step, dict):
             findings.error(INTERACTION_SHAPE, pointer(*step_site), "a step must be an object")
             continue
-        check_step(document, tool, step, step_site, findings)
+        check_step(document, tool, step, step_site, scope, revision, findings)
+        check_step_requirements(tool, step, step_site, findings)
 
 
-def check_step(document, tool, step, site, findings):
+def check_step(document, tool, step, site, scope, revision, findings):
     if any(member not in step for member in STEP_MEMBERS):
         findings.error(
             INTERACTION_SHAPE, pointer(*site), "a step needs `type`, `request` and `response`"
@@ -3017,7 +3039,11 @@ def check_step(document, tool, step, site, findings):
             check_roots_request(request, site + ("request",), findings)
         if isinstance(response, dict):
             check_roots_response(response, site + ("response",), findings)
-    # A sampling step's payloads are judged no further than being objects.
+    else:
+        if isinstance(request, dict):
+            check_sampling_request(request, site + ("request",), scope, revision, findings)
+        if isinstance(response, dict):
+            check_sampling_response(response, site + ("response",), scope, revision, findings)
 
 
 def check_step_members(step, site, kind, findings):
@@ -3116,12 +3142,31 @@ def check_response_content(request, response, at, findings):
             findings.error(
                 INTERACTION_RESPONSE, pointer(*at), "an accepted form returns `content`"
             )
+        elif form_rejects(request.get("requestedSchema"), response["content"]):
+            findings.error(
+                INTERACTION_RESPONSE,
+                pointer(*at, "content"),
+                "the request's `requestedSchema` rejects this content",
+            )
     elif "content" in response:
         findings.error(
             INTERACTION_RESPONSE,
             pointer(*at, "content"),
             "a declined or cancelled form, and a URL flow, return no `content`",
         )
+
+
+def form_rejects(schema, content):
+    """Whether the form schema, evaluated as JSON Schema 2020-12, rejects
+    the object `content`; False when it cannot tell (a schema that is not
+    an object, of another dialect, that its meta-schema rejects or that
+    does not compile) or accepts."""
+    if not isinstance(schema, dict) or not isinstance(content, dict):
+        return False
+    if is_schema_in_error(schema):
+        return False
+    evaluator = SchemaEvaluator(schema)
+    return evaluator.compiles() and evaluator.verdict(content) == REJECTED
 
 
 def check_roots_request(request, at, findings):
@@ -3152,6 +3197,258 @@ def check_roots_response(response, at, findings):
             findings.error(INTERACTION_SHAPE, pointer(*site, "uri"), "`uri` must be a string")
         else:
             check_uri(root, site, "uri", findings)
+
+
+# --- Sampling steps: MCP's `sampling/createMessage` (Section 9.4) -----------
+#
+# The request holds the native parameters and the response the native
+# completed result, closed as the published 0.8.0 schema closes them. Their
+# types are the same under every revision, whatever the Tool's scope; what
+# 2025-11-25 added (tools, a tool choice, a list of blocks) is judged under
+# the revisions of the Tool's scope. The blocks are `mcp.content-block`'s,
+# of the sampling family.
+
+SAMPLING_REQUEST_MEMBERS = (
+    "messages",
+    "maxTokens",
+    "modelPreferences",
+    "systemPrompt",
+    "includeContext",
+    "temperature",
+    "stopSequences",
+    "metadata",
+    "tools",
+    "toolChoice",
+)
+SAMPLING_REQUIRED_MEMBERS = ("messages", "maxTokens")
+SAMPLING_RESPONSE_MEMBERS = ("role", "content", "model", "stopReason")
+SAMPLING_RESPONSE_REQUIRED = ("role", "content", "model")
+SAMPLING_ROLE = "assistant"
+INCLUDE_CONTEXT_VALUES = ("none", "thisServer", "allServers")
+SERVER_CONTEXTS = ("thisServer", "allServers")
+PRIORITIES = ("costPriority", "speedPriority", "intelligencePriority")
+MODEL_PREFERENCES_MEMBERS = ("hints",) + PRIORITIES
+HINT_MEMBERS = ("name",)
+SAMPLING_TOOL_MEMBERS = {
+    "name": is_string,
+    "title": is_string,
+    "description": is_string,
+    "inputSchema": is_object,
+    "annotations": is_object,
+}
+TOOL_CHOICE_MEMBERS = ("mode",)
+TOOL_CHOICE_MODES = ("auto", "required", "none")
+# Members that exist from this revision on.
+SAMPLING_TOOLS_MEMBERS = ("tools", "toolChoice")
+
+
+def is_positive_integer(value):
+    return is_integer_value(value) and value >= 1
+
+
+# The request's members with a type of their own (the others are judged
+# apart below), with what each must be.
+SAMPLING_REQUEST_TYPES = {
+    "maxTokens": is_positive_integer,
+    "systemPrompt": is_string,
+    "includeContext": lambda value: json_in(value, INCLUDE_CONTEXT_VALUES),
+    "temperature": is_number,
+    "stopSequences": is_string_list,
+    "metadata": is_object,
+}
+
+
+def sampling_error(at, tokens, message, findings):
+    findings.error(SAMPLING_STEP_RULE, pointer(*at, *tokens), message)
+
+
+def check_sampling_request(request, at, scope, revision, findings):
+    if any(member not in request for member in SAMPLING_REQUIRED_MEMBERS):
+        sampling_error(at, (), "the request needs `messages` and `maxTokens`", findings)
+    for member, held in request.items():
+        if member not in SAMPLING_REQUEST_MEMBERS:
+            sampling_error(at, (member,), "`%s` is not a createMessage parameter" % member, findings)
+        elif member in SAMPLING_REQUEST_TYPES and not SAMPLING_REQUEST_TYPES[member](held):
+            sampling_error(at, (member,), "`%s` has the wrong type or value" % member, findings)
+        elif (
+            member in SAMPLING_TOOLS_MEMBERS
+            and in_scope(scope, revision)
+            and revision < FIRST_SAMPLING_TOOLS_REVISION
+        ):
+            sampling_error(at, (member,), "MCP %s has no `%s`" % (revision, member), findings)
+    if "messages" in request:
+        check_sampling_messages(request["messages"], at + ("messages",), scope, revision, findings)
+    if "modelPreferences" in request:
+        check_model_preferences(request["modelPreferences"], at + ("modelPreferences",), findings)
+    if "tools" in request:
+        check_sampling_tools(request["tools"], at + ("tools",), findings)
+    if "toolChoice" in request:
+        check_tool_choice(request["toolChoice"], at + ("toolChoice",), findings)
+
+
+def check_sampling_messages(messages, at, scope, revision, findings):
+    if not isinstance(messages, list) or not messages:
+        sampling_error(at, (), "`messages` must be a non-empty array", findings)
+        return
+    for index, message in enumerate(messages):
+        where = at + (index,)
+        if not isinstance(message, dict):
+            sampling_error(where, (), "a message must be an object", findings)
+            continue
+        if any(member not in message for member in MESSAGE_MEMBERS):
+            sampling_error(where, (), "a message needs `role` and `content`", findings)
+        for member in message:
+            if member not in MESSAGE_MEMBERS:
+                sampling_error(where, (member,), "a message has no `%s`" % member, findings)
+        if "role" in message and not json_in(message["role"], MESSAGE_ROLES):
+            sampling_error(where, ("role",), "`role` must be `user` or `assistant`", findings)
+        if "content" in message:
+            check_sampling_content(message["content"], where + ("content",), scope, revision, findings)
+
+
+def check_sampling_content(content, at, scope, revision, findings):
+    """A sampling message's or result's `content`: one block, or from
+    2025-11-25 a non-empty list of them, of the sampling family."""
+    locate = lambda *tokens: pointer(*at, *tokens)
+    if not isinstance(content, list):
+        check_content_block(content, locate, scope, revision, findings, SAMPLING_FAMILY)
+        return
+    if in_scope(scope, revision) and revision < FIRST_SAMPLING_TOOLS_REVISION:
+        sampling_error(at, (), "MCP %s's content is one block" % revision, findings)
+    if not content:
+        sampling_error(at, (), "`content` must be a block or a non-empty array", findings)
+    for index, block in enumerate(content):
+        where = within(locate, index)
+        check_content_block(block, where, scope, revision, findings, SAMPLING_FAMILY)
+
+
+def check_model_preferences(preferences, at, findings):
+    if not isinstance(preferences, dict):
+        sampling_error(at, (), "`modelPreferences` must be an object", findings)
+        return
+    for member, held in preferences.items():
+        if member not in MODEL_PREFERENCES_MEMBERS:
+            sampling_error(at, (member,), "model preferences have no `%s`" % member, findings)
+        elif member in PRIORITIES and not is_priority(held):
+            sampling_error(at, (member,), "a priority is a number from 0 to 1", findings)
+    if "hints" not in preferences:
+        return
+    hints = preferences["hints"]
+    if not isinstance(hints, list) or not hints:
+        sampling_error(at, ("hints",), "`hints` must be a non-empty array", findings)
+        return
+    for index, hint in enumerate(hints):
+        where = at + ("hints", index)
+        name = hint.get("name") if isinstance(hint, dict) else None
+        if not isinstance(name, str) or not name:
+            sampling_error(where, (), "a hint is an object with a non-empty `name`", findings)
+        if isinstance(hint, dict):
+            for member in hint:
+                if member not in HINT_MEMBERS:
+                    sampling_error(where, (member,), "a hint has no `%s`" % member, findings)
+
+
+def check_sampling_tools(tools, at, findings):
+    if not isinstance(tools, list) or not tools:
+        sampling_error(at, (), "`tools` must be a non-empty array", findings)
+        return
+    for index, tool in enumerate(tools):
+        where = at + (index,)
+        if not isinstance(tool, dict) or not (
+            isinstance(tool.get("name"), str) and isinstance(tool.get("inputSchema"), dict)
+        ):
+            sampling_error(where, (), "a tool is an object with `name` and `inputSchema`", findings)
+        if not isinstance(tool, dict):
+            continue
+        for member, held in tool.items():
+            if member not in SAMPLING_TOOL_MEMBERS:
+                sampling_error(where, (member,), "a tool has no `%s`" % member, findings)
+            elif member not in ("name", "inputSchema") and not SAMPLING_TOOL_MEMBERS[member](held):
+                sampling_error(where, (member,), "`%s` has the wrong type" % member, findings)
+
+
+def check_tool_choice(choice, at, findings):
+    if not isinstance(choice, dict):
+        sampling_error(at, (), "`toolChoice` must be an object", findings)
+        return
+    if "mode" not in choice:
+        sampling_error(at, (), "`toolChoice` has no `mode`", findings)
+    elif not json_in(choice["mode"], TOOL_CHOICE_MODES):
+        sampling_error(at, ("mode",), "`mode` must be auto, required or none", findings)
+    for member in choice:
+        if member not in TOOL_CHOICE_MEMBERS:
+            sampling_error(at, (member,), "`toolChoice` has no `%s`" % member, findings)
+
+
+def check_sampling_response(response, at, scope, revision, findings):
+    if any(member not in response for member in SAMPLING_RESPONSE_REQUIRED):
+        sampling_error(at, (), "the result needs `role`, `content` and `model`", findings)
+    for member, held in response.items():
+        if member not in SAMPLING_RESPONSE_MEMBERS:
+            # `_meta` too: the published schema closes the result.
+            sampling_error(at, (member,), "the result has no `%s`" % member, findings)
+        elif member == "role" and held != SAMPLING_ROLE:
+            sampling_error(at, (member,), "the result's `role` is `assistant`", findings)
+        elif member in ("model", "stopReason") and not isinstance(held, str):
+            sampling_error(at, (member,), "`%s` must be a string" % member, findings)
+    if "content" in response:
+        check_sampling_content(response["content"], at + ("content",), scope, revision, findings)
+
+
+# --- Client requirements against the steps (Sections 8.5 and 9.4) -----------
+#
+# A Tool whose `clientRequirements` is an object says what a call needs
+# from the client; a step asking for a capability, or a setting of one, it
+# leaves out draws a warning (a call may still use more on some paths). A
+# Tool that declares none makes no claim. Judged under every revision.
+
+STEP_CAPABILITIES = {ELICITATION_STEP: "elicitation", SAMPLING_STEP: SAMPLING, ROOTS_STEP: ROOTS}
+
+
+def check_step_requirements(tool, step, site, findings):
+    requirements = tool.get(CLIENT_REQUIREMENTS)
+    kind = step.get("type")
+    if not isinstance(requirements, dict) or kind not in STEP_KINDS:
+        return
+    capability = STEP_CAPABILITIES[kind]
+    if capability not in requirements:
+        findings.warning(
+            INTERACTION_CLIENT_REQUIREMENTS,
+            pointer(*site, "type"),
+            "the Tool's `clientRequirements` have no `%s`" % capability,
+        )
+        return
+    settings = requirements[capability]
+    if not isinstance(settings, dict):
+        settings = {}
+    request = step.get("request")
+    if not isinstance(request, dict):
+        return
+    for member in missing_settings(kind, request, settings):
+        findings.warning(
+            INTERACTION_CLIENT_REQUIREMENTS,
+            pointer(*site, "request", member),
+            "the Tool's `%s` requirement lacks the setting this request needs" % capability,
+        )
+
+
+def missing_settings(kind, request, settings):
+    """The request members that need a setting `settings` lacks."""
+    missing = []
+    if kind == ELICITATION_STEP:
+        mode = request.get("mode")
+        # An `elicitation` without settings declares form mode.
+        if mode == URL_MODE and URL_MODE not in settings:
+            missing.append("mode")
+        if mode == FORM and URL_MODE in settings and FORM not in settings:
+            missing.append("mode")
+    elif kind == SAMPLING_STEP:
+        tools = request.get("tools")
+        if isinstance(tools, list) and tools and "tools" not in settings:
+            missing.append("tools")
+        if json_in(request.get("includeContext"), SERVER_CONTEXTS) and "context" not in settings:
+            missing.append("includeContext")
+    return missing
 
 
 def check_step_declaration(document, tool, step, site, findings):
@@ -3249,20 +3546,27 @@ FEBRUARY = 2
 def check_resource_annotations(resource, at, scope, revision, findings):
     if RESOURCE_ANNOTATIONS_MEMBER not in resource:
         return
-    annotations = resource[RESOURCE_ANNOTATIONS_MEMBER]
     where = at + (RESOURCE_ANNOTATIONS_MEMBER,)
+    locate = lambda *tokens: pointer(*where, *tokens)
+    judge_annotations(resource[RESOURCE_ANNOTATIONS_MEMBER], locate, scope, revision, findings)
+
+
+def judge_annotations(annotations, locate, scope, revision, findings):
+    """Resource Annotations, at `locate(...)`: a declaration's, or a content
+    block's in a named example (inside a referenced one, `locate` answers
+    the reference site whatever it is asked)."""
     if not isinstance(annotations, dict):
         # Not an object: it holds no member to judge, by either rule.
-        findings.error(RESOURCE_ANNOTATIONS, pointer(*where), "`annotations` must be an object")
+        findings.error(RESOURCE_ANNOTATIONS, locate(), "`annotations` must be an object")
         return
     # The object is open: any other member (a Tool Annotation name, an `x-`
     # one, which is an ordinary unknown member of a carried MCP object)
     # passes with any value.
-    check_audience(annotations, where, findings)
+    check_audience(annotations, locate, findings)
     if "priority" in annotations and not is_priority(annotations["priority"]):
         findings.error(
             RESOURCE_ANNOTATIONS,
-            pointer(*where, "priority"),
+            locate("priority"),
             "`priority` must be a number from 0 to 1",
         )
     if LAST_MODIFIED not in annotations:
@@ -3271,33 +3575,31 @@ def check_resource_annotations(resource, at, scope, revision, findings):
     if not isinstance(modified, str) or not is_date_time(modified):
         findings.error(
             RESOURCE_ANNOTATIONS,
-            pointer(*where, LAST_MODIFIED),
+            locate(LAST_MODIFIED),
             "`lastModified` must be an RFC 3339 date and time with a zone",
         )
     # Whatever its value: the earlier revisions have no such member at all.
     if in_scope(scope, revision) and revision < FIRST_LAST_MODIFIED_REVISION:
         findings.error(
             RESOURCE_ANNOTATIONS_REVISION,
-            pointer(*where, LAST_MODIFIED),
+            locate(LAST_MODIFIED),
             "MCP %s's Resource Annotations have no `lastModified`" % revision,
         )
 
 
-def check_audience(annotations, where, findings):
+def check_audience(annotations, locate, findings):
     if "audience" not in annotations:
         return
     audience = annotations["audience"]
     if not isinstance(audience, list):
-        findings.error(
-            RESOURCE_ANNOTATIONS, pointer(*where, "audience"), "`audience` must be an array"
-        )
+        findings.error(RESOURCE_ANNOTATIONS, locate("audience"), "`audience` must be an array")
         return
     # An empty list, and a role given twice, pass: MCP asks for neither.
     for index, role in enumerate(audience):
         if not json_in(role, AUDIENCE_ROLES):
             findings.error(
                 RESOURCE_ANNOTATIONS,
-                pointer(*where, "audience", index),
+                locate("audience", index),
                 "an audience is `user` or `assistant`",
             )
 
@@ -3458,6 +3760,202 @@ def is_varname(name):
     return VARNAME.fullmatch(name) is not None
 
 
+# --- RFC 6570 expansion, read backwards ---------------------------------------
+#
+# Whether a URI is something the expansion of a template (Section 3 of RFC
+# 6570) can produce for some values of its variables, each undefined, a
+# string, a list or a map. The URI is matched against the template's
+# literals exactly and, for each expression, against the form its operator
+# writes (Section 3.2.1's table): its first character, its separator, the
+# `name=value` pairs of the named operators, the characters the operator
+# leaves unencoded with percent-encoded triplets for the others, at most
+# one value per variable unless one of them is exploded, and the prefix of
+# an expression's only variable. The order of the names within one named
+# expression is not judged. A memoized walk tries every end of each
+# expression.
+
+# Section 1.5: unreserved and reserved characters, as sets and as the
+# body of a regular expression's character class.
+UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+RESERVED = frozenset(":/?#[]@!$&'()*+,;=")
+UNRESERVED_CLASS = r"A-Za-z0-9\-._~"
+RESERVED_CLASS = r":/?#\[\]@!$&'()*+,;="
+# A character encodes to at most four UTF-8 bytes, each a triplet.
+MAX_TRIPLETS_PER_CHARACTER = 12
+# (first, separator, named, empty-value suffix, reserved left unencoded),
+# by operator; "" is the simple expression's.
+OPERATOR_FORMS = {
+    "": ("", ",", False, "", False),
+    "+": ("", ",", False, "", True),
+    ".": (".", ".", False, "", False),
+    "/": ("/", "/", False, "", False),
+    ";": (";", ";", True, "", False),
+    "?": ("?", "&", True, "=", False),
+    "&": ("&", "&", True, "=", False),
+    "#": ("#", ",", False, "", True),
+}
+# What joins a composite value's items (a list's, a map's keys and values)
+# when it is not exploded, and a map's key to its value when it is.
+ITEM_SEPARATOR = ","
+PAIR_MARK = "="
+
+
+def template_parts(template):
+    """The template as a list of literal strings and expressions, each
+    expression (operator, [(name, prefix length or None, exploded)]); the
+    template is known to parse."""
+    parts = []
+    position = 0
+    while position < len(template):
+        start = template.find(EXPRESSION_START, position)
+        if start < 0:
+            parts.append(template[position:])
+            break
+        if start > position:
+            parts.append(template[position:start])
+        end = template.find(EXPRESSION_END, start)
+        parts.append(parse_expression(template[start + 1 : end]))
+        position = end + 1
+    return parts
+
+
+def parse_expression(body):
+    operator = body[:1] if body[:1] in EXPRESSION_OPERATORS else ""
+    variables = []
+    for spec in body[len(operator) :].split(","):
+        name, _, length = spec.partition(PREFIX_MARK)
+        exploded = name.endswith(EXPLODE_MARK)
+        variables.append((name.rstrip(EXPLODE_MARK), int(length) if length else None, exploded))
+    return operator, variables
+
+
+def literal_forms(literal):
+    """What a literal becomes in the expansion: a character outside the
+    unreserved and reserved sets (a non-ASCII one) is percent-encoded as
+    UTF-8; pct-encoded triplets and the others are copied."""
+    pieces = []
+    for char in literal:
+        if char in UNRESERVED or char in RESERVED or char == "%":
+            pieces.append(re.escape(char))
+        else:
+            triplets = "".join("%%%02X" % byte for byte in char.encode("utf-8", "surrogatepass"))
+            pieces.append("(?i:" + re.escape(triplets) + ")")
+    return re.compile("".join(pieces))
+
+
+def expands_to(template, uri):
+    """Whether `uri` is an expansion of `template` (a parsed RFC 6570
+    template) for some values of its variables."""
+    parts = []
+    for part in template_parts(template):
+        parts.append(literal_forms(part) if isinstance(part, str) else part)
+    seen = {}
+
+    def matches(position, index):
+        key = (position, index)
+        if key in seen:
+            return seen[key]
+        if index == len(parts):
+            found = position == len(uri)
+        elif not isinstance(parts[index], tuple):
+            literal = parts[index].match(uri, position)
+            found = literal is not None and matches(literal.end(), index + 1)
+        elif not uri.startswith(OPERATOR_FORMS[parts[index][0]][0], position):
+            # Without its first character, the expression expands to nothing.
+            found = matches(position, index + 1)
+        else:
+            # No expansion of the expression runs past a character it
+            # never writes.
+            limit = expression_alphabet(parts[index]).match(uri, position).end()
+            found = any(
+                expression_writes(parts[index], uri[position:end]) and matches(end, index + 1)
+                for end in range(position, limit + 1)
+            )
+        seen[key] = found
+        return found
+
+    return matches(0, 0)
+
+
+@functools.lru_cache(maxsize=None)
+def value_pattern(reserved_allowed, extra):
+    """The values an operator writes: the characters it leaves unencoded,
+    triplets, and the characters of `extra` (the separators a composite
+    value brings)."""
+    allowed = UNRESERVED_CLASS + (RESERVED_CLASS if reserved_allowed else "")
+    return re.compile("(?:[" + allowed + re.escape(extra) + "]|%[0-9A-Fa-f]{2})*")
+
+
+def expression_alphabet(expression):
+    """Every character any expansion of the expression can hold."""
+    first, separator, named, _, reserved_allowed = OPERATOR_FORMS[expression[0]]
+    return value_pattern(reserved_allowed, first + separator + ITEM_SEPARATOR + PAIR_MARK)
+
+
+def is_value(text, reserved_allowed, extra=""):
+    return value_pattern(reserved_allowed, extra).fullmatch(text) is not None
+
+
+def fits_prefix(text, reserved_allowed, length):
+    """Whether `text` is a value of at most `length` characters once its
+    triplets are decoded (as UTF-8; bytes that are no UTF-8 count one by
+    one)."""
+    if len(text) > MAX_TRIPLETS_PER_CHARACTER * length or not is_value(text, reserved_allowed):
+        return False
+    data = urllib.parse.unquote_to_bytes(text)
+    try:
+        return len(data.decode("utf-8")) <= length
+    except UnicodeDecodeError:
+        return len(data) <= length
+
+
+def expression_writes(expression, text):
+    """Whether one expression can expand to `text`, which is empty or
+    starts with the expression's first character."""
+    if text == "":
+        return True  # every variable undefined
+    operator, variables = expression
+    first, separator, named, if_empty, reserved_allowed = OPERATOR_FORMS[operator]
+    body = text[len(first) :]
+    exploded = any(explode for _, _, explode in variables)
+    only_prefix = variables[0][1] if len(variables) == 1 else None
+    if named:
+        return named_expression_writes(body, variables, separator, if_empty, exploded, only_prefix)
+    if only_prefix is not None:
+        return fits_prefix(body, reserved_allowed, only_prefix)
+    if exploded:
+        return is_value(body, reserved_allowed, separator + ITEM_SEPARATOR + PAIR_MARK)
+    if not is_value(body, reserved_allowed, separator + ITEM_SEPARATOR):
+        return False
+    # One value per variable: the separator, when a value cannot hold it
+    # unencoded, parts the values.
+    if separator in UNRESERVED or separator == ITEM_SEPARATOR or reserved_allowed:
+        return True
+    return len(body.split(separator)) <= len(variables)
+
+
+def named_expression_writes(body, variables, separator, if_empty, exploded, only_prefix):
+    names = {name for name, _, _ in variables}
+    given = []
+    for pair in body.split(separator):
+        name, mark, value = pair.partition(PAIR_MARK)
+        if not mark and if_empty:
+            return False  # `?x` and `&x` are written `x=` when empty
+        if exploded:
+            # Any key of an exploded map, any number of times.
+            if name == "" or not is_value(name, False):
+                return False
+        elif name not in names:
+            return False
+        if only_prefix is not None and not exploded:
+            if not fits_prefix(value, False, only_prefix):
+                return False
+        elif not is_value(value, False, ITEM_SEPARATOR):
+            return False
+        given.append(name)
+    return exploded or len(given) == len(set(given))
+
+
 # --- Prompts (Section 11 of 0.8.0) ------------------------------------------
 #
 # A Prompt's `arguments`: the same under every revision and whatever the
@@ -3502,12 +4000,12 @@ def check_prompt_arguments(prompt, at, findings):
 # (their arguments, their completed `GetPromptResult` and its content
 # blocks); completion examples of Resource Templates and Prompts; Tool
 # examples (their input and structured content against the Tool's schemas,
-# their completed `CallToolResult`), below. Resource (and Resource
-# Template) examples' own contents come later.
+# their completed `CallToolResult`) and Resource and Resource Template
+# examples (their URI and completed `ReadResourceResult`), below.
 #
 # An example has no scope of its own: the rules that depend on the revision
-# (the result type, which content block types exist, a completion context)
-# judge it under the revisions its declaration's effective scope includes;
+# (the result type, which content block types exist, a completion context,
+# the cache fields) judge it under the revisions its declaration's effective scope includes;
 # the others under every revision, whatever the scope.
 
 EXAMPLES_MEMBER = "examples"
@@ -3538,29 +4036,39 @@ EXAMPLE_RESULT = "result"
 MESSAGE_MEMBERS = ("role", "content")
 MESSAGE_ROLES = ("user", "assistant")
 
-# Content blocks: the optional members each type may carry, whose values
-# this rule does not judge, and the revisions that define each type for
-# Prompt messages, as (first, last). The members each type requires are in
-# BLOCK_REQUIRED_MEMBERS, below, with what each must be.
+# Content blocks come in two families, as MCP's types have them: the
+# general one (`ContentBlock`: Prompt messages, Tool results, a sampled
+# tool result's content) and sampling's (`SamplingContent`: the messages
+# and result of a sampling step). Each family maps the types it has to the
+# revisions that define them there, as (first, last). The members each type
+# requires and may carry are in BLOCK_MEMBERS, below, with what each must
+# be.
 TEXT_BLOCK = "text"
 IMAGE_BLOCK = "image"
 AUDIO_BLOCK = "audio"
 RESOURCE_BLOCK = "resource"
 LINK_BLOCK = "resource_link"
-BLOCK_OPTIONAL_MEMBERS = ("annotations", "_meta")
-LINK_OPTIONAL_MEMBERS = BLOCK_OPTIONAL_MEMBERS + (
-    "title",
-    "description",
-    "mimeType",
-    "size",
-    "icons",
-)
+TOOL_USE_BLOCK = "tool_use"
+TOOL_RESULT_BLOCK = "tool_result"
+FIRST_AUDIO_REVISION = "2025-03-26"
+FIRST_SAMPLING_TOOLS_REVISION = "2025-11-25"
+GENERAL_FAMILY = "general"
+SAMPLING_FAMILY = "sampling"
 BLOCK_SPANS = {
-    TEXT_BLOCK: ALWAYS,
-    IMAGE_BLOCK: ALWAYS,
-    RESOURCE_BLOCK: ALWAYS,
-    AUDIO_BLOCK: ("2025-03-26", None),
-    LINK_BLOCK: ("2025-06-18", None),
+    GENERAL_FAMILY: {
+        TEXT_BLOCK: ALWAYS,
+        IMAGE_BLOCK: ALWAYS,
+        RESOURCE_BLOCK: ALWAYS,
+        AUDIO_BLOCK: (FIRST_AUDIO_REVISION, None),
+        LINK_BLOCK: ("2025-06-18", None),
+    },
+    SAMPLING_FAMILY: {
+        TEXT_BLOCK: ALWAYS,
+        IMAGE_BLOCK: ALWAYS,
+        AUDIO_BLOCK: (FIRST_AUDIO_REVISION, None),
+        TOOL_USE_BLOCK: (FIRST_SAMPLING_TOOLS_REVISION, None),
+        TOOL_RESULT_BLOCK: (FIRST_SAMPLING_TOOLS_REVISION, None),
+    },
 }
 # Embedded resource contents: a `uri`, exactly one of `text` and `blob`,
 # and optionally `mimeType` and `_meta`.
@@ -3777,7 +4285,9 @@ def check_message(message, locate, scope, revision, findings):
         )
     if "content" in message:
         content = message["content"]
-        check_content_block(content, within(locate, "content"), scope, revision, findings)
+        where = within(locate, "content")
+        check_content_block(content, where, scope, revision, findings)
+        check_block_annotations(content, where, scope, revision, findings)
 
 
 def is_base64(value):
@@ -3788,17 +4298,38 @@ def is_uri_string(value):
     return isinstance(value, str) and is_uri(value)
 
 
-# Each type's required members, with what each must be.
-BLOCK_REQUIRED_MEMBERS = {
-    TEXT_BLOCK: {"text": is_string},
-    IMAGE_BLOCK: {"data": is_base64, "mimeType": is_string},
-    AUDIO_BLOCK: {"data": is_base64, "mimeType": is_string},
-    RESOURCE_BLOCK: {"resource": is_object},
-    LINK_BLOCK: {"uri": is_uri_string, "name": is_string},
+# Each type's (required, optional) members, with what each must be; None
+# for a value this rule does not judge (those of `annotations` are the
+# Resource Annotations rules', of `_meta` and the others no rule's here). A
+# `tool_result`'s `content` (one block or a non-empty list of them, of the
+# general family) is judged apart.
+BLOCK_OPTIONAL_MEMBERS = {"annotations": None, "_meta": None}
+LINK_OPTIONAL_MEMBERS = dict(
+    BLOCK_OPTIONAL_MEMBERS,
+    title=None,
+    description=None,
+    mimeType=None,
+    size=None,
+    icons=None,
+)
+TOOL_RESULT_OPTIONAL_MEMBERS = dict(
+    BLOCK_OPTIONAL_MEMBERS, isError=is_boolean, structuredContent=None
+)
+BLOCK_MEMBERS = {
+    TEXT_BLOCK: ({"text": is_string}, BLOCK_OPTIONAL_MEMBERS),
+    IMAGE_BLOCK: ({"data": is_base64, "mimeType": is_string}, BLOCK_OPTIONAL_MEMBERS),
+    AUDIO_BLOCK: ({"data": is_base64, "mimeType": is_string}, BLOCK_OPTIONAL_MEMBERS),
+    RESOURCE_BLOCK: ({"resource": is_object}, BLOCK_OPTIONAL_MEMBERS),
+    LINK_BLOCK: ({"uri": is_uri_string, "name": is_string}, LINK_OPTIONAL_MEMBERS),
+    TOOL_USE_BLOCK: (
+        {"id": is_string, "name": is_string, "input": is_object},
+        BLOCK_OPTIONAL_MEMBERS,
+    ),
+    TOOL_RESULT_BLOCK: ({"toolUseId": is_string, "content": None}, TOOL_RESULT_OPTIONAL_MEMBERS),
 }
 
 
-def check_content_block(block, locate, scope, revision, findings):
+def check_content_block(block, locate, scope, revision, findings, family=GENERAL_FAMILY):
     if not isinstance(block, dict):
         findings.error(CONTENT_BLOCK, locate(), "a content block must be an object")
         return
@@ -3806,35 +4337,60 @@ def check_content_block(block, locate, scope, revision, findings):
         findings.error(CONTENT_BLOCK, locate(), "the content block has no `type`")
         return
     kind = block["type"]
-    if not isinstance(kind, str) or kind not in BLOCK_REQUIRED_MEMBERS:
-        # Reported at `type` alone: an unknown type has no members to judge.
-        findings.error(CONTENT_BLOCK, locate("type"), "`type` names no content block type")
+    spans = BLOCK_SPANS[family]
+    if not isinstance(kind, str) or kind not in spans:
+        # Reported at `type` alone: an unknown type (or one of the other
+        # family) has no members to judge.
+        findings.error(CONTENT_BLOCK, locate("type"), "`type` names no %s content block type" % family)
         return
-    # Whether the type exists is the revision's, for a Prompt that applies.
-    if in_scope(scope, revision) and not defines(BLOCK_SPANS[kind], revision):
+    # Whether the type exists is the revision's, for a declaration that applies.
+    if in_scope(scope, revision) and not defines(spans[kind], revision):
         findings.error(
             CONTENT_BLOCK,
             locate("type"),
             "MCP %s has no `%s` content block" % (revision, kind),
         )
-    required = BLOCK_REQUIRED_MEMBERS[kind]
+    required, optional = BLOCK_MEMBERS[kind]
     if any(member not in block for member in required):
         findings.error(
             CONTENT_BLOCK, locate(), "a `%s` block needs %s" % (kind, ", ".join(required))
         )
-    optional = LINK_OPTIONAL_MEMBERS if kind == LINK_BLOCK else BLOCK_OPTIONAL_MEMBERS
     for member, held in block.items():
-        if member == "type" or member in optional:
+        if member == "type":
             continue
-        if member not in required:
+        judge = required.get(member, optional.get(member, ABSENT))
+        if judge is ABSENT:
             findings.error(
                 CONTENT_BLOCK, locate(member), "a `%s` block has no `%s`" % (kind, member)
             )
-        elif not required[member](held):
+        elif judge is not None and not judge(held):
             findings.error(CONTENT_BLOCK, locate(member), "`%s` is not what it must be" % member)
     resource = block.get("resource")
     if kind == RESOURCE_BLOCK and isinstance(resource, dict):
         check_resource_contents(resource, within(locate, "resource"), findings)
+    if kind == TOOL_RESULT_BLOCK and "content" in block:
+        check_block_list(block["content"], within(locate, "content"), scope, revision, findings)
+
+
+def check_block_list(content, locate, scope, revision, findings, family=GENERAL_FAMILY):
+    """A `content` that is one block or a non-empty list of them: a
+    sampled tool result's (of the general family)."""
+    if not isinstance(content, list):
+        check_content_block(content, locate, scope, revision, findings, family)
+        return
+    if not content:
+        findings.error(CONTENT_BLOCK, locate(), "`content` must be a block or a non-empty array")
+    for index, block in enumerate(content):
+        check_content_block(block, within(locate, index), scope, revision, findings, family)
+
+
+def check_block_annotations(block, locate, scope, revision, findings):
+    """A content block of a named example (a Tool's or a Prompt's) carries
+    Resource Annotations, judged by their rules."""
+    if isinstance(block, dict) and RESOURCE_ANNOTATIONS_MEMBER in block:
+        annotations = block[RESOURCE_ANNOTATIONS_MEMBER]
+        where = within(locate, RESOURCE_ANNOTATIONS_MEMBER)
+        judge_annotations(annotations, where, scope, revision, findings)
 
 
 def check_resource_contents(resource, locate, findings):
@@ -4154,7 +4710,9 @@ def check_tool_result(result, locate, scope, revision, findings):
         findings.error(TOOL_EXAMPLE_RESULT, locate("content"), "`content` must be an array")
     else:
         for index, block in enumerate(result["content"]):
-            check_content_block(block, within(locate, "content", index), scope, revision, findings)
+            where = within(locate, "content", index)
+            check_content_block(block, where, scope, revision, findings)
+            check_block_annotations(block, where, scope, revision, findings)
     if IS_ERROR in result and not isinstance(result[IS_ERROR], bool):
         findings.error(TOOL_EXAMPLE_RESULT, locate(IS_ERROR), "`isError` must be a boolean")
     problem = structured_content_problem(result, scope, revision)
@@ -4273,6 +4831,231 @@ def is_schema_in_error(schema):
     if "$schema" in schema and not json_in(schema["$schema"], SUPPORTED_DIALECTS):
         return True
     return not is_valid_schema(schema)
+
+
+# --- Resource and Resource Template examples (Section 10.4 of 0.8.0) --------
+#
+# A Resource example, inline or a `$componentRef` into `resourceExamples`
+# (a template's into `resourceTemplateExamples`) followed along its chain,
+# every finding inside it then at the reference site, is one
+# `resources/read`: a static Resource's of its own URI (the example has no
+# `uri`), a template's of a concrete `uri` the template expands to. Its
+# result is MCP's `ReadResourceResult`, with the cache fields of 2026-07-28;
+# an entry answering the requested URI with another MIME type than the
+# declaration's, or (for a static Resource) another size, draws a warning.
+
+STATIC_EXAMPLE_MEMBERS = ("result",)
+TEMPLATE_EXAMPLE_MEMBERS = ("uri", "result")
+EXAMPLE_URI = "uri"
+CONTENTS = "contents"
+# MCP's Resource Contents: a `uri`, exactly one of `text` and `blob`, and
+# optionally `mimeType` and `_meta` (no `annotations`).
+CONTENTS_MEMBERS = ("uri", "text", "blob", "mimeType", "_meta")
+# MCP 2026-07-28's `CacheableResult`: how long, and how widely, a read
+# result may be cached; the earlier revisions have neither field.
+TTL = "ttlMs"
+CACHE_SCOPE = "cacheScope"
+CACHE_SCOPES = ("public", "private")
+FIRST_CACHE_REVISION = "2026-07-28"
+MEDIA_TYPE_PARAMETERS = ";"
+
+
+def check_resource_examples(document, resource, at, kind, scope, revision, findings):
+    template = kind == "resourceTemplates"
+    namespace = EXAMPLE_NAMESPACES[kind]
+    written_template = resource.get("uriTemplate")
+    # A template that does not parse is its own rule's; nothing is matched.
+    expandable = isinstance(written_template, str) and is_uri_template(written_template)
+    for name, written in example_map(resource, EXAMPLES_MEMBER).items():
+        site = at + (EXAMPLES_MEMBER, name)
+        if is_reference(written):
+            example = resolve(document, written, namespace)
+            if example is ABSENT or not isinstance(example, dict):
+                # The components suite's rules alone.
+                continue
+            locate = lambda *tokens, site=site: pointer(*site)
+        else:
+            example = written
+            locate = lambda *tokens, site=site: pointer(*site, *tokens)
+        if not check_resource_example_shape(example, locate, template, findings):
+            continue
+        if template:
+            requested = example.get(EXAMPLE_URI)
+            if not is_uri_string(requested):
+                requested = None
+            elif expandable and not expands_to(written_template, requested):
+                findings.error(
+                    TEMPLATE_EXPANSION,
+                    locate(EXAMPLE_URI),
+                    "`uriTemplate` cannot expand to this URI",
+                )
+        else:
+            requested = resource.get("uri")
+        if EXAMPLE_RESULT not in example:
+            continue
+        result_locate = within(locate, EXAMPLE_RESULT)
+        entries = check_read_result(example[EXAMPLE_RESULT], result_locate, scope, revision, findings)
+        for index, entry in entries:
+            if not isinstance(requested, str) or entry.get("uri") != requested:
+                continue  # another resource of a collection: not compared
+            where = within(result_locate, CONTENTS, index)
+            check_entry_mime_type(resource, entry, where, findings)
+            if not template:
+                check_entry_size(resource, entry, where, findings)
+
+
+def check_resource_example_shape(example, locate, template, findings):
+    """The example's own members; False when it is no object at all."""
+    if not isinstance(example, dict):
+        findings.error(RESOURCE_EXAMPLE_SHAPE, locate(), "a Resource example must be an object")
+        return False
+    members = TEMPLATE_EXAMPLE_MEMBERS if template else STATIC_EXAMPLE_MEMBERS
+    for member in members:
+        if member not in example:
+            findings.error(
+                RESOURCE_EXAMPLE_SHAPE, locate(), "the example has no `%s`" % member
+            )
+    for member in example:
+        if not member.startswith(EXTENSION_PREFIX) and member not in members:
+            # A static Resource's example has no `uri`: the Resource gives it.
+            findings.error(
+                RESOURCE_EXAMPLE_SHAPE,
+                locate(member),
+                "`%s` is not a member of this example" % member,
+            )
+    if template and EXAMPLE_URI in example and not is_uri_string(example[EXAMPLE_URI]):
+        findings.error(
+            RESOURCE_EXAMPLE_SHAPE, locate(EXAMPLE_URI), "`uri` must be a string holding a URI"
+        )
+    return True
+
+
+def check_read_result(result, locate, scope, revision, findings):
+    """MCP's `ReadResourceResult`; the (index, entry) of each entry that is
+    an object, for the comparisons with the declaration."""
+    if not isinstance(result, dict):
+        findings.error(RESOURCE_EXAMPLE_RESULT, locate(), "the result must be an object")
+        return []
+    check_completed_result(result, locate, findings)
+    check_result_type(result, locate, scope, revision, findings)
+    check_cache_fields(result, locate, scope, revision, findings)
+    if CONTENTS not in result:
+        findings.error(RESOURCE_EXAMPLE_RESULT, locate(), "the result has no `contents`")
+        return []
+    contents = result[CONTENTS]
+    if not isinstance(contents, list) or not contents:
+        findings.error(
+            RESOURCE_EXAMPLE_RESULT, locate(CONTENTS), "`contents` must be a non-empty array"
+        )
+        return []
+    entries = []
+    for index, entry in enumerate(contents):
+        where = within(locate, CONTENTS, index)
+        if not isinstance(entry, dict):
+            findings.error(RESOURCE_EXAMPLE_RESULT, where(), "an entry must be an object")
+            continue
+        check_contents_entry(entry, where, findings)
+        entries.append((index, entry))
+    return entries
+
+
+def check_contents_entry(entry, locate, findings):
+    if "uri" not in entry or ("text" in entry) == ("blob" in entry):
+        findings.error(
+            RESOURCE_EXAMPLE_RESULT,
+            locate(),
+            "an entry needs a `uri` and exactly one of `text` and `blob`",
+        )
+    for member, held in entry.items():
+        if member not in CONTENTS_MEMBERS:
+            # `annotations` among them: Resource Contents define none.
+            findings.error(
+                RESOURCE_EXAMPLE_RESULT, locate(member), "an entry has no `%s`" % member
+            )
+        elif member == "uri" and not is_uri_string(held):
+            findings.error(RESOURCE_EXAMPLE_RESULT, locate(member), "`uri` must be a URI")
+        elif member in ("text", "mimeType") and not isinstance(held, str):
+            findings.error(
+                RESOURCE_EXAMPLE_RESULT, locate(member), "`%s` must be a string" % member
+            )
+        elif member == "blob" and not is_base64(held):
+            findings.error(RESOURCE_EXAMPLE_RESULT, locate(member), "`blob` must be base64")
+
+
+def check_cache_fields(result, locate, scope, revision, findings):
+    """Under the case's revision, for a declaration that applies to it."""
+    if not in_scope(scope, revision):
+        return
+    if revision < FIRST_CACHE_REVISION:
+        for member in (TTL, CACHE_SCOPE):
+            if member in result:
+                findings.error(
+                    RESOURCE_CACHE_FIELDS,
+                    locate(member),
+                    "MCP %s has no `%s`" % (revision, member),
+                )
+        return
+    if TTL not in result or CACHE_SCOPE not in result:
+        findings.error(
+            RESOURCE_CACHE_FIELDS,
+            locate(),
+            "MCP %s's read results have `ttlMs` and `cacheScope`" % revision,
+        )
+    if TTL in result and not (is_number(result[TTL]) and result[TTL] >= 0):
+        findings.error(
+            RESOURCE_CACHE_FIELDS, locate(TTL), "`ttlMs` must be a non-negative number"
+        )
+    if CACHE_SCOPE in result and not json_in(result[CACHE_SCOPE], CACHE_SCOPES):
+        findings.error(
+            RESOURCE_CACHE_FIELDS,
+            locate(CACHE_SCOPE),
+            "`cacheScope` must be \"public\" or \"private\"",
+        )
+
+
+def media_type_essence(value):
+    """A MIME type's type and subtype, lower-cased, without parameters."""
+    return value.partition(MEDIA_TYPE_PARAMETERS)[0].strip().lower()
+
+
+def check_entry_mime_type(resource, entry, locate, findings):
+    declared = resource.get("mimeType")
+    given = entry.get("mimeType")
+    if not isinstance(declared, str) or not isinstance(given, str):
+        return
+    if media_type_essence(declared) != media_type_essence(given):
+        findings.warning(
+            RESOURCE_EXAMPLE_MIME_TYPE,
+            locate("mimeType"),
+            "the declaration's MIME type is %s" % declared,
+        )
+
+
+def entry_length(entry):
+    """The byte length of an entry's `text` (as UTF-8) or base64 `blob`;
+    None when it has neither well formed, or both."""
+    text, blob = entry.get("text"), entry.get("blob")
+    if "text" in entry and "blob" in entry:
+        return None
+    if isinstance(text, str):
+        try:
+            return len(text.encode("utf-8"))
+        except UnicodeEncodeError:
+            return None  # a lone surrogate: the serialization rules'
+    if is_base64(blob):
+        return len(base64.b64decode(blob))
+    return None
+
+
+def check_entry_size(resource, entry, locate, findings):
+    declared = resource.get("size")
+    if not is_number(declared):
+        return
+    length = entry_length(entry)
+    if length is not None and length != declared:
+        findings.warning(
+            RESOURCE_EXAMPLE_SIZE, locate(), "the declaration's size is %s bytes" % declared
+        )
 
 
 # --- JSON Schema 2020-12 evaluation -------------------------------------------
