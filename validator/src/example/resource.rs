@@ -126,12 +126,9 @@ fn check_members<'a>(
         report.error(
             rule::RESOURCE_EXAMPLE_SHAPE,
             &place.within(|entry| entry.key(member)),
-            if member == "uri" {
-                "a static Resource's example has no `uri`: the Resource names the URI read"
-                    .to_owned()
-            } else {
-                format!("no member `{member}` is defined on a Resource example")
-            },
+            format!(
+                "no member `{member}` is defined on this Resource example (a static Resource's names no `uri`: the Resource gives it)"
+            ),
         );
     }
     if !templated {

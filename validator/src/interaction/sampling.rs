@@ -238,11 +238,8 @@ fn check_preferences(preferences: &Value, at: &Pointer, report: &mut Report) {
             continue;
         };
         closed(hint, &["name"], "a model hint", &at, report);
-        if !hint
-            .get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|name| !name.is_empty())
-        {
+        let named = hint.get("name").and_then(Value::as_str).unwrap_or_default();
+        if named.is_empty() {
             error(report, &at, "a hint has a non-empty string `name`");
         }
     }
