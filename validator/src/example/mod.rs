@@ -20,6 +20,7 @@ pub(crate) use content::{Blocks, check as check_content_block};
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
+use crate::component::Namespace;
 use crate::document::Document;
 use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
@@ -118,6 +119,42 @@ fn entries<'a>(
         );
     }
     Some(entries)
+}
+
+/// The entries of the example map `examples` of `primitive`, each resolved
+/// in `namespace` and paired with its place. An entry whose reference does
+/// not resolve is the reference rules' to report and is skipped; one that
+/// is not an object is reported with `shape` (`what` names the kind) when it
+/// is written inline, and left to `mcpdesc.component.structure` when it is
+/// a component.
+fn resolved<'a>(
+    primitive: &Primitive<'a>,
+    examples: &'a Map<String, Value>,
+    document: &Document<'a>,
+    namespace: Namespace,
+    (shape, what): (&'static str, &str),
+    report: &mut Report,
+) -> Vec<(Place, &'a Map<String, Value>)> {
+    let mut found = Vec::new();
+    for (name, written) in examples {
+        let place = Place {
+            entry: primitive.pointer.key("examples").key(name),
+            referenced: written.get("$componentRef").is_some(),
+        };
+        let Some(example) = document.components.resolve(written, namespace) else {
+            continue;
+        };
+        match example {
+            Value::Object(example) => found.push((place, example)),
+            _ if place.referenced => {}
+            _ => report.error(
+                shape,
+                &place.entry,
+                format!("a {what} example is an object"),
+            ),
+        }
+    }
+    found
 }
 
 /// The rules every completed result shares, on an example's `result`

@@ -4,7 +4,7 @@
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
-use super::{Place, check_completed, content};
+use super::{Place, check_completed, content, resolved};
 use crate::component::Namespace;
 use crate::document::Document;
 use crate::pointer::Pointer;
@@ -45,30 +45,14 @@ pub(super) fn check(
     report: &mut Report,
 ) {
     let arguments = declared(prompt);
-    for (name, written) in examples {
-        let place = Place {
-            entry: prompt.pointer.key("examples").key(name),
-            referenced: written.get("$componentRef").is_some(),
-        };
-        // A reference that does not resolve is the reference rules' to report.
-        let Some(example) = document
-            .components
-            .resolve(written, Namespace::PromptExamples)
-        else {
-            continue;
-        };
-        let Value::Object(example) = example else {
-            // A component that is not an object is the components suite's
-            // `mcpdesc.component.structure` alone.
-            if !place.referenced {
-                report.error(
-                    rule::PROMPT_EXAMPLE_SHAPE,
-                    &place.entry,
-                    "a Prompt example is an object",
-                );
-            }
-            continue;
-        };
+    for (place, example) in resolved(
+        prompt,
+        examples,
+        document,
+        Namespace::PromptExamples,
+        (rule::PROMPT_EXAMPLE_SHAPE, "Prompt"),
+        report,
+    ) {
         check_members(example, &place, report);
         if let Some(given) = example.get("arguments") {
             check_arguments(given, &arguments, &place, report);

@@ -6,7 +6,7 @@ use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
 use super::expansion::expands_to;
-use super::{Place, RESULT_TYPE, check_completed, is_base64};
+use super::{Place, RESULT_TYPE, check_completed, is_base64, resolved};
 use crate::component::Namespace;
 use crate::document::Document;
 use crate::pointer::Pointer;
@@ -61,27 +61,14 @@ pub(super) fn check(
     } else {
         Namespace::ResourceExamples
     };
-    for (name, written) in examples {
-        let place = Place {
-            entry: primitive.pointer.key("examples").key(name),
-            referenced: written.get("$componentRef").is_some(),
-        };
-        // A reference that does not resolve is the reference rules' to report.
-        let Some(example) = document.components.resolve(written, namespace) else {
-            continue;
-        };
-        let Value::Object(example) = example else {
-            // A component that is not an object is the components suite's
-            // `mcpdesc.component.structure` alone.
-            if !place.referenced {
-                report.error(
-                    rule::RESOURCE_EXAMPLE_SHAPE,
-                    &place.entry,
-                    "a Resource example is an object",
-                );
-            }
-            continue;
-        };
+    for (place, example) in resolved(
+        primitive,
+        examples,
+        document,
+        namespace,
+        (rule::RESOURCE_EXAMPLE_SHAPE, "Resource"),
+        report,
+    ) {
         let requested = check_members(example, templated, &declared, &place, report);
         match example.get("result") {
             None => {}

@@ -5,7 +5,7 @@
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
-use super::{Place, check_completed, content};
+use super::{Place, check_completed, content, resolved};
 use crate::component::Namespace;
 use crate::document::Document;
 use crate::pointer::Pointer;
@@ -42,9 +42,9 @@ pub(super) fn check(
     in_scope: bool,
     report: &mut Report,
 ) {
-    let resolved = schemas(document, tool);
+    let tool_schemas = schemas(document, tool);
     let role = |role: Role| {
-        resolved
+        tool_schemas
             .iter()
             .find(|schema| schema.role == role)
             .map(|schema| schema.schema)
@@ -53,30 +53,14 @@ pub(super) fn check(
         input: role(Role::Input),
         output: role(Role::Output),
     };
-    for (name, written) in examples {
-        let place = Place {
-            entry: tool.pointer.key("examples").key(name),
-            referenced: written.get("$componentRef").is_some(),
-        };
-        // A reference that does not resolve is the reference rules' to report.
-        let Some(example) = document
-            .components
-            .resolve(written, Namespace::ToolExamples)
-        else {
-            continue;
-        };
-        let Value::Object(example) = example else {
-            // A component that is not an object is the components suite's
-            // `mcpdesc.component.structure` alone.
-            if !place.referenced {
-                report.error(
-                    rule::TOOL_EXAMPLE_SHAPE,
-                    &place.entry,
-                    "a Tool example is an object",
-                );
-            }
-            continue;
-        };
+    for (place, example) in resolved(
+        tool,
+        examples,
+        document,
+        Namespace::ToolExamples,
+        (rule::TOOL_EXAMPLE_SHAPE, "Tool"),
+        report,
+    ) {
         check_members(example, &place, report);
         if let Some(input) = example.get("input") {
             check_input(input, schemas.input, &place, revision, in_scope, report);
