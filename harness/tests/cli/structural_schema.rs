@@ -85,7 +85,42 @@ const VALID_BUT_INVALID_BY_THE_TEXT: [(&str, &str); 0] = [];
 /// suite reports what a reference resolves to at the reference site, and a
 /// schema does not resolve `$componentRef`. Each names the fixture, the
 /// finding's pointer and why; the fixture's other findings are compared.
-const OUT_OF_A_SCHEMAS_REACH: [(&str, &str, &str); 3] = [
+const OUT_OF_A_SCHEMAS_REACH: [(&str, &str, &str); 10] = [
+    (
+        "examples/expected-invalid/tool-example-shapes.json",
+        "/tools/0/examples/shared",
+        "a referenced Tool example's undefined member, which the suite reports at the reference site",
+    ),
+    (
+        "examples/expected-invalid/resource-example-shapes.json",
+        "/resources/0/examples/shared",
+        "a referenced Resource example's `uri`, which the suite reports at the reference site",
+    ),
+    (
+        "interaction/expected-invalid/response-content-against-schema.json",
+        "/tools/0/interactionExamples/no-seats/steps/0/response/content",
+        "accepted content against the request's own schema: an evaluation across fields",
+    ),
+    (
+        "interaction/expected-invalid/response-content-against-schema.json",
+        "/tools/0/interactionExamples/on-the-roof/steps/0/response/content",
+        "accepted content against the request's own schema: an evaluation across fields",
+    ),
+    (
+        "interaction/expected-invalid/response-content-against-schema.json",
+        "/tools/0/interactionExamples/seats-as-text/steps/0/response/content",
+        "accepted content against the request's own schema: an evaluation across fields",
+    ),
+    (
+        "interaction/expected-invalid/response-content-against-schema.json",
+        "/tools/0/interactionExamples/short-name/steps/0/response/content",
+        "accepted content against the request's own schema: an evaluation across fields",
+    ),
+    (
+        "interaction/expected-invalid/response-content-against-schema.json",
+        "/tools/0/interactionExamples/too-many/steps/0/response/content",
+        "accepted content against the request's own schema: an evaluation across fields",
+    ),
     (
         "elicitation/expected-invalid/referenced-schema-breaks-vocabulary.json",
         "/tools/0/elicitations/0/requestedSchema",
