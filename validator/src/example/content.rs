@@ -189,12 +189,7 @@ pub(crate) fn check(
             require_strings(block, &["uri", "name"], &at, &missing, report);
             check_uri(block, &|member| at(Some(member)), report);
         }
-        "resource" => check_embedded(
-            block,
-            &|member| at(Some("resource")).key(member),
-            &at,
-            report,
-        ),
+        "resource" => check_embedded(block, &at, report),
         "tool_use" => {
             require_strings(block, &["id", "name"], &at, &missing, report);
             match block.get("input") {
@@ -320,7 +315,6 @@ fn require_strings(
 /// `uri` and exactly one of a string `text` and a base64 `blob`.
 fn check_embedded(
     block: &Map<String, Value>,
-    inside: &dyn Fn(&str) -> Pointer,
     at: &dyn Fn(Option<&str>) -> Pointer,
     report: &mut Report,
 ) {
@@ -340,48 +334,60 @@ fn check_embedded(
         );
         return;
     };
-    let whole = || at(Some("resource"));
-    for member in resource
+    let resource_at = at(Some("resource"));
+    check_resource_contents(
+        resource,
+        rule::CONTENT_BLOCK,
+        &|member| match member {
+            Some(member) => resource_at.key(member),
+            None => resource_at.clone(),
+        },
+        report,
+    );
+}
+
+/// MCP's Resource Contents (`TextResourceContents`, `BlobResourceContents`),
+/// an embedded resource's or a Resource example's entry, under `rule`: a
+/// URI `uri`, exactly one of a string `text` and a base64 `blob`, a string
+/// `mimeType` when there is one, and no other member but `_meta`. A
+/// missing member, or both or neither of `text` and `blob`, is reported at
+/// `at(None)`, a wrong one at `at(Some(member))`.
+pub(super) fn check_resource_contents(
+    contents: &Map<String, Value>,
+    rule: &'static str,
+    at: &dyn Fn(Option<&str>) -> Pointer,
+    report: &mut Report,
+) {
+    for member in contents
         .keys()
         .filter(|member| !RESOURCE_MEMBERS.contains(&member.as_str()))
     {
         report.error(
-            rule::CONTENT_BLOCK,
-            &inside(member),
-            format!("no member `{member}` is defined on resource contents"),
+            rule,
+            &at(Some(member)),
+            format!("no member `{member}` is defined on Resource Contents"),
         );
     }
-    match resource.get("uri") {
-        Some(Value::String(_)) => check_uri(resource, inside, report),
-        Some(_) => report.error(
-            rule::CONTENT_BLOCK,
-            &inside("uri"),
-            "`uri` must be a string",
-        ),
-        None => report.error(
-            rule::CONTENT_BLOCK,
-            &whole(),
-            "an embedded resource has a `uri`",
-        ),
+    match contents.get("uri") {
+        None => report.error(rule, &at(None), "Resource Contents have a `uri`"),
+        Some(Value::String(uri)) if is_uri(uri) => {}
+        Some(_) => report.error(rule, &at(Some("uri")), "`uri` must be a URI"),
     }
-    match (resource.get("text"), resource.get("blob")) {
+    if let Some(mime_type) = contents.get("mimeType")
+        && !mime_type.is_string()
+    {
+        report.error(rule, &at(Some("mimeType")), "`mimeType` must be a string");
+    }
+    match (contents.get("text"), contents.get("blob")) {
         (Some(_), Some(_)) | (None, None) => report.error(
-            rule::CONTENT_BLOCK,
-            &whole(),
-            "an embedded resource has exactly one of `text` and `blob`",
+            rule,
+            &at(None),
+            "Resource Contents have exactly one of `text` and `blob`",
         ),
         (Some(Value::String(_)), None) => {}
-        (Some(_), None) => report.error(
-            rule::CONTENT_BLOCK,
-            &inside("text"),
-            "`text` must be a string",
-        ),
+        (Some(_), None) => report.error(rule, &at(Some("text")), "`text` must be a string"),
         (None, Some(Value::String(blob))) if is_base64(blob) => {}
-        (None, Some(_)) => report.error(
-            rule::CONTENT_BLOCK,
-            &inside("blob"),
-            "`blob` must be a base64 string",
-        ),
+        (None, Some(_)) => report.error(rule, &at(Some("blob")), "`blob` must be a base64 string"),
     }
 }
 

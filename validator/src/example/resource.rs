@@ -5,6 +5,7 @@
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
+use super::content::check_resource_contents;
 use super::expansion::expands_to;
 use super::{Place, RESULT_TYPE, check_completed, is_base64, resolved};
 use crate::component::Namespace;
@@ -14,10 +15,6 @@ use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
 use crate::rule;
 use crate::value::{is_extension, is_uri};
-
-/// The members of Resource Contents (MCP's `TextResourceContents` and
-/// `BlobResourceContents`), closed: no `annotations` among them.
-const CONTENTS_MEMBERS: [&str; 5] = ["uri", "mimeType", "text", "blob", "_meta"];
 
 /// The values of `cacheScope`.
 const CACHE_SCOPES: [&str; 2] = ["public", "private"];
@@ -249,69 +246,10 @@ fn check_contents(
             );
             continue;
         };
-        check_entry(entry, &here, report);
+        check_resource_contents(entry, rule::RESOURCE_EXAMPLE_RESULT, &here, report);
         if requested.is_some() && entry.get("uri").and_then(Value::as_str) == requested {
             check_consistency(entry, declared, &here, report);
         }
-    }
-}
-
-/// The members of one contents entry (`mcp.resource-example.result`).
-fn check_entry(
-    entry: &Map<String, Value>,
-    here: &dyn Fn(Option<&str>) -> Pointer,
-    report: &mut Report,
-) {
-    for member in entry
-        .keys()
-        .filter(|member| !CONTENTS_MEMBERS.contains(&member.as_str()))
-    {
-        report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(Some(member)),
-            format!("no member `{member}` is defined on Resource Contents"),
-        );
-    }
-    match entry.get("uri") {
-        None => report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(None),
-            "a contents entry has a `uri`",
-        ),
-        Some(Value::String(uri)) if is_uri(uri) => {}
-        Some(_) => report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(Some("uri")),
-            "`uri` must be a URI",
-        ),
-    }
-    if let Some(mime_type) = entry.get("mimeType")
-        && !mime_type.is_string()
-    {
-        report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(Some("mimeType")),
-            "`mimeType` must be a string",
-        );
-    }
-    match (entry.get("text"), entry.get("blob")) {
-        (Some(_), Some(_)) | (None, None) => report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(None),
-            "a contents entry has exactly one of `text` and `blob`",
-        ),
-        (Some(Value::String(_)), None) => {}
-        (Some(_), None) => report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(Some("text")),
-            "`text` must be a string",
-        ),
-        (None, Some(Value::String(blob))) if is_base64(blob) => {}
-        (None, Some(_)) => report.error(
-            rule::RESOURCE_EXAMPLE_RESULT,
-            &here(Some("blob")),
-            "`blob` must be a base64 string",
-        ),
     }
 }
 
