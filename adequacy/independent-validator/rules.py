@@ -4411,6 +4411,8 @@ def check_resource_contents(resource, locate, findings):
             findings.error(CONTENT_BLOCK, locate(member), "`text` must be a string")
         elif member == "blob" and not is_base64(held):
             findings.error(CONTENT_BLOCK, locate(member), "`blob` must be base64")
+        elif member == "mimeType" and not isinstance(held, str):
+            findings.error(CONTENT_BLOCK, locate(member), "`mimeType` must be a string")
 
 
 def template_variables(template):
