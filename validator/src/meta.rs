@@ -16,6 +16,7 @@ use mcpdesc_protocol::Revision;
 use serde_json::Value;
 
 use crate::document::Document;
+use crate::pointer::Pointer;
 use crate::report::Report;
 use crate::rule;
 
@@ -27,10 +28,33 @@ const MEMBER: &str = "_meta";
 const FIRST: Revision = Revision::of("2025-06-18");
 
 /// The first revision that reserves a prefix by its second label only.
-const SECOND_LABEL_RULE: Revision = Revision::of("2026-07-28");
+const SECOND_LABEL_RULE: Revision = Revision::of("2025-11-25");
 
 /// The labels that make a prefix MCP's.
 const RESERVED_LABELS: [&str; 2] = ["modelcontextprotocol", "mcp"];
+
+/// The objects of a description that may carry MCP `_meta`, as their MCP
+/// types define it (Section 3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holder {
+    /// A Tool, Resource, Resource Template or Prompt declaration.
+    Declaration,
+    /// A named example's completed result: MCP's `Result`, which has had
+    /// `_meta` from the first revision.
+    Result,
+    /// A content block, Resource Contents or a root in an example.
+    Content,
+}
+
+impl Holder {
+    /// The first revision that defines `_meta` on this object.
+    fn since(self) -> Revision {
+        match self {
+            Holder::Result => Revision::of("2024-11-05"),
+            Holder::Declaration | Holder::Content => FIRST,
+        }
+    }
+}
 
 /// Checks the `_meta` of every primitive in scope under `revision`.
 pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Report) {
@@ -38,41 +62,220 @@ pub(crate) fn check(document: &Document<'_>, revision: Revision, report: &mut Re
         if !primitive.scope.includes(revision) {
             continue;
         }
-        let Some(meta) = primitive.object.get(MEMBER) else {
-            continue;
-        };
-        let at = primitive.pointer.key(MEMBER);
-        if revision < FIRST {
-            report.error(
-                rule::META_PROTOCOL_VERSION,
-                &at,
-                format!("MCP {revision} has no `_meta` on this object; it starts with {FIRST}"),
+        if let Some(meta) = primitive.object.get(MEMBER) {
+            check_meta(
+                meta,
+                Holder::Declaration,
+                &primitive.pointer.key(MEMBER),
+                revision,
+                report,
             );
+        }
+    }
+}
+
+/// The `_meta` rules on `meta`, the `_meta` of a `holder` at `at`, under a
+/// `revision` its declaration applies to: whether the revision defines it
+/// there, its type, the key grammar (from 2025-06-18, which gave keys
+/// one) and the reserved keys.
+pub(crate) fn check_meta(
+    meta: &Value,
+    holder: Holder,
+    at: &Pointer,
+    revision: Revision,
+    report: &mut Report,
+) {
+    let since = holder.since();
+    if revision < since {
+        report.error(
+            rule::META_PROTOCOL_VERSION,
+            at,
+            format!("MCP {revision} has no `_meta` on this object; it starts with {since}"),
+        );
+        return;
+    }
+    let Value::Object(keys) = meta else {
+        report.error(rule::META_KEY, at, "`_meta` must be an object");
+        return;
+    };
+    for (key, value) in keys {
+        let at = at.key(key);
+        if let Some(known) = Known::of(key, revision) {
+            check_known(known, value, holder, &at, revision, report);
             continue;
         }
-        let Value::Object(keys) = meta else {
-            report.error(rule::META_KEY, &at, "`_meta` must be an object");
+        if revision < FIRST {
+            // Before 2025-06-18 keys had no grammar and no prefix was
+            // reserved.
             continue;
-        };
-        for key in keys.keys() {
-            match Key::parse(key) {
-                None => report.error(
-                    rule::META_KEY,
-                    &at.key(key),
-                    "a `_meta` key is an optional prefix of dot-separated labels and `/`, \
-                     then a name that starts and ends with a letter or digit",
-                ),
-                Some(parsed) if parsed.reserved_under(revision) => report.warning(
-                    rule::META_RESERVED_KEY,
-                    &at.key(key),
-                    format!(
-                        "`{key}` is under a prefix MCP {revision} reserves, and is not a key \
-                         this validator recognizes"
-                    ),
-                ),
-                Some(_) => {}
-            }
         }
+        match Key::parse(key) {
+            None => report.error(
+                rule::META_KEY,
+                &at,
+                "a `_meta` key is an optional prefix of dot-separated labels and `/`, \
+                 then a name that starts and ends with a letter or digit",
+            ),
+            Some(parsed) if parsed.reserved_under(revision) => report.warning(
+                rule::META_RESERVED_KEY,
+                &at,
+                format!(
+                    "`{key}` is under a prefix MCP {revision} reserves, and is not a key \
+                     this validator recognizes"
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Where MCP uses a `_meta` key it defines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Used {
+    /// Only in requests or notifications, never on an object a description
+    /// holds.
+    Elsewhere,
+    /// On results: a completed result may carry it, a declaration or a
+    /// content object may not.
+    OnResults,
+}
+
+/// What a known key's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// An MCP `Implementation`: an object with a string `name` and a string
+    /// `version`.
+    Implementation,
+    /// An object with a string `taskId`.
+    Task,
+}
+
+/// A `_meta` key some MCP revision defines, with where it is used and what
+/// its value is (judged only where it may stand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Known {
+    used: Used,
+    shape: Option<Shape>,
+}
+
+/// The `_meta` keys MCP defines, with the revisions that define them:
+/// `progressToken` asks for progress in a request from 2025-06-18 (the
+/// first revision that gave `_meta` keys rules); 2025-11-25 ties a result
+/// to a task; 2026-07-28 names the server on each result and carries the
+/// client's revision, identity, capabilities and log level on each request
+/// and the subscription on notifications.
+const KNOWN: [(&str, Revision, Known); 8] = [
+    ("progressToken", FIRST, ELSEWHERE),
+    (
+        "io.modelcontextprotocol/related-task",
+        Revision::of("2025-11-25"),
+        Known {
+            used: Used::OnResults,
+            shape: Some(Shape::Task),
+        },
+    ),
+    (
+        "io.modelcontextprotocol/serverInfo",
+        STATELESS,
+        Known {
+            used: Used::OnResults,
+            shape: Some(Shape::Implementation),
+        },
+    ),
+    (
+        "io.modelcontextprotocol/protocolVersion",
+        STATELESS,
+        ELSEWHERE,
+    ),
+    ("io.modelcontextprotocol/clientInfo", STATELESS, ELSEWHERE),
+    (
+        "io.modelcontextprotocol/clientCapabilities",
+        STATELESS,
+        ELSEWHERE,
+    ),
+    ("io.modelcontextprotocol/logLevel", STATELESS, ELSEWHERE),
+    (
+        "io.modelcontextprotocol/subscriptionId",
+        STATELESS,
+        ELSEWHERE,
+    ),
+];
+
+/// A key of requests or notifications.
+const ELSEWHERE: Known = Known {
+    used: Used::Elsewhere,
+    shape: None,
+};
+
+/// The revision whose requests carry what a session used to hold.
+const STATELESS: Revision = Revision::of("2026-07-28");
+
+impl Known {
+    /// The key `key` as `revision` defines it, if it does.
+    fn of(key: &str, revision: Revision) -> Option<Known> {
+        KNOWN
+            .iter()
+            .find(|(name, since, _)| *name == key && revision >= *since)
+            .map(|(_, _, known)| *known)
+    }
+}
+
+/// `mcp.meta.reserved-key-use` on the known key at `at` with `value`, on a
+/// `holder`: it stands only where MCP uses it, with the value MCP gives it.
+fn check_known(
+    known: Known,
+    value: &Value,
+    holder: Holder,
+    at: &Pointer,
+    revision: Revision,
+    report: &mut Report,
+) {
+    let rule = rule::META_RESERVED_KEY_USE;
+    match (known.used, holder) {
+        (Used::OnResults, Holder::Result) => {}
+        (Used::OnResults, _) => {
+            report.error(
+                rule,
+                at,
+                format!("MCP {revision} uses this key on results, not on this object"),
+            );
+            return;
+        }
+        (Used::Elsewhere, _) => {
+            report.error(
+                rule,
+                at,
+                format!(
+                    "MCP {revision} uses this key in requests or notifications, which a \
+                     description does not hold"
+                ),
+            );
+            return;
+        }
+    }
+    let strings: &[&str] = match known.shape {
+        Some(Shape::Implementation) => &["name", "version"],
+        Some(Shape::Task) => &["taskId"],
+        None => return,
+    };
+    let fits = value.as_object().is_some_and(|object| {
+        strings
+            .iter()
+            .all(|member| object.get(*member).is_some_and(Value::is_string))
+    });
+    if !fits {
+        report.error(
+            rule,
+            at,
+            format!(
+                "the value is an object with a string {}",
+                strings
+                    .iter()
+                    .map(|member| format!("`{member}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and a string ")
+            ),
+        );
     }
 }
 
@@ -198,9 +401,9 @@ mod tests {
     }
 
     #[test]
-    fn reserved_prefixes_changed_with_2026_07_28() {
+    fn reserved_prefixes_changed_with_2025_11_25() {
         let reserved = |key: &str, revision| Key::parse(key).unwrap().reserved_under(revision);
-        // (key, reserved before 2026-07-28, reserved from it)
+        // (key, reserved under 2025-06-18, reserved from 2025-11-25)
         for (key, before, from) in [
             ("modelcontextprotocol.io/k", true, false),
             ("tools.mcp.com/k", true, true),
@@ -211,8 +414,8 @@ mod tests {
             ("mcp/k", false, false),
             ("k", false, false),
         ] {
-            assert_eq!(reserved(key, R2025_11_25), before, "{key} before");
             assert_eq!(reserved(key, R2025_06_18), before, "{key} before");
+            assert_eq!(reserved(key, R2025_11_25), from, "{key} from");
             assert_eq!(reserved(key, R2026_07_28), from, "{key} from");
         }
     }

@@ -109,6 +109,10 @@ pub const META_KEY: &str = "mcp.meta.key";
 /// recognized.
 pub const META_RESERVED_KEY: &str = "mcp.meta.reserved-key";
 
+/// A `_meta` key MCP defines stands only where MCP uses it (never a key of
+/// requests or notifications), with the value MCP gives it.
+pub const META_RESERVED_KEY_USE: &str = "mcp.meta.reserved-key-use";
+
 /// The root `tags` is a non-empty array of Tag Objects with non-empty
 /// string names.
 pub const TAG_CATALOGUE: &str = "mcpdesc.tag.catalogue";
@@ -440,6 +444,7 @@ pub const ALL: &[&str] = &[
     META_KEY,
     META_PROTOCOL_VERSION,
     META_RESERVED_KEY,
+    META_RESERVED_KEY_USE,
     PRIMITIVE_PROTOCOL_VERSION,
     PROMPT_EXAMPLE_RESULT,
     RESOURCE_EXAMPLE_CACHE_FIELDS,

@@ -6,6 +6,7 @@ use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
 use super::{Place, is_base64};
+use crate::meta::Holder;
 use crate::pointer::Pointer;
 use crate::report::Report;
 use crate::resource::check_resource_annotations;
@@ -147,12 +148,22 @@ pub(crate) fn check(
         );
     }
     if let Some(annotations) = block.get("annotations") {
-        check_annotations(
-            annotations,
-            place,
-            &block_at.key("annotations"),
+        place.judge(report, |report| {
+            check_resource_annotations(
+                annotations,
+                &block_at.key("annotations"),
+                revision,
+                in_scope,
+                report,
+            );
+        });
+    }
+    if in_scope && let Some(meta) = block.get("_meta") {
+        place.check_meta(
+            meta,
+            Holder::Content,
+            &block_at.key("_meta"),
             revision,
-            in_scope,
             report,
         );
     }
@@ -189,7 +200,16 @@ pub(crate) fn check(
             require_strings(block, &["uri", "name"], &at, &missing, report);
             check_uri(block, &|member| at(Some(member)), report);
         }
-        "resource" => check_embedded(block, &at, report),
+        "resource" => {
+            check_embedded(block, &at, report);
+            if in_scope
+                && let Some(Value::Object(resource)) = block.get("resource")
+                && let Some(meta) = resource.get("_meta")
+            {
+                let meta_at = block_at.key("resource").key("_meta");
+                place.check_meta(meta, Holder::Content, &meta_at, revision, report);
+            }
+        }
         "tool_use" => {
             require_strings(block, &["id", "name"], &at, &missing, report);
             match block.get("input") {
@@ -271,26 +291,6 @@ fn check_tool_result(
             "`isError` must be a boolean",
         );
     }
-}
-
-/// The Resource Annotations rules on a block's `annotations` (Section
-/// 10.3: content blocks carry Resource Annotations, not Tool ones), each
-/// finding at the reference site in a referenced example.
-fn check_annotations(
-    annotations: &Value,
-    place: &Place,
-    at: &Pointer,
-    revision: Revision,
-    in_scope: bool,
-    report: &mut Report,
-) {
-    if !place.referenced {
-        check_resource_annotations(annotations, at, revision, in_scope, report);
-        return;
-    }
-    let mut inside = Report::default();
-    check_resource_annotations(annotations, at, revision, in_scope, &mut inside);
-    report.absorb_at(inside, &place.entry);
 }
 
 /// Each of `members` is a string member of `block`: a missing one is

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::component::Namespace;
 use crate::document::Document;
+use crate::meta::{self, Holder};
 use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
@@ -56,6 +57,34 @@ impl Place {
         } else {
             inside(self.entry.clone())
         }
+    }
+
+    /// Runs `check` on what the example holds: into `report` when the
+    /// example is written inline, and with every finding moved to the
+    /// entry when it is referenced.
+    pub(crate) fn judge(&self, report: &mut Report, check: impl FnOnce(&mut Report)) {
+        if self.referenced {
+            let mut inside = Report::default();
+            check(&mut inside);
+            report.absorb_at(inside, &self.entry);
+        } else {
+            check(report);
+        }
+    }
+
+    /// The `_meta` rules on the `_meta` of a `holder` at `at` in the
+    /// example, under a `revision` its primitive applies to.
+    pub(crate) fn check_meta(
+        &self,
+        meta: &Value,
+        holder: Holder,
+        at: &Pointer,
+        revision: Revision,
+        report: &mut Report,
+    ) {
+        self.judge(report, |report| {
+            meta::check_meta(meta, holder, at, revision, report);
+        });
     }
 }
 
@@ -180,6 +209,10 @@ fn check_completed(
     }
     if !in_scope {
         return;
+    }
+    if let Some(meta) = result.get("_meta") {
+        let meta_at = at.entry.key("result").key("_meta");
+        at.check_meta(meta, Holder::Result, &meta_at, revision, report);
     }
     let typed = revision >= RESULT_TYPE;
     match (result.get("resultType"), typed) {

@@ -390,10 +390,16 @@ mod tests {
             let borrowed: Vec<_> = owned.iter().map(|(r, p, s)| (*r, p.as_str(), *s)).collect();
             crate::tests::assert_findings_beside_legacy(&document, revision, &borrowed);
         };
+        // A block's `_meta` comes with 2025-06-18.
+        let meta = (crate::rule::META_PROTOCOL_VERSION, at(10, "/_meta"), E);
         check(R2025_06_18, &[]);
         check(
             R2025_03_26,
-            &[(BLOCK, at(3, "/type"), E), (BLOCK, at(11, "/type"), E)],
+            &[
+                (BLOCK, at(3, "/type"), E),
+                (BLOCK, at(11, "/type"), E),
+                meta.clone(),
+            ],
         );
         check(
             R2024_11_05,
@@ -401,6 +407,7 @@ mod tests {
                 (BLOCK, at(2, "/type"), E),
                 (BLOCK, at(3, "/type"), E),
                 (BLOCK, at(11, "/type"), E),
+                meta,
             ],
         );
     }

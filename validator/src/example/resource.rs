@@ -10,6 +10,7 @@ use super::expansion::expands_to;
 use super::{Place, RESULT_TYPE, check_completed, is_base64, resolved};
 use crate::component::Namespace;
 use crate::document::Document;
+use crate::meta::Holder;
 use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
@@ -72,7 +73,8 @@ pub(super) fn check(
             Some(Value::Object(result)) => {
                 check_completed(result, &place, revision, in_scope, report);
                 check_cache_fields(result, &place, revision, in_scope, report);
-                check_contents(result, requested, &declared, &place, report);
+                let scope = (revision, in_scope);
+                check_contents(result, requested, &declared, &place, scope, report);
             }
             Some(_) => report.error(
                 rule::RESOURCE_EXAMPLE_RESULT,
@@ -212,6 +214,7 @@ fn check_contents(
     requested: Option<&str>,
     declared: &Declared<'_>,
     place: &Place,
+    (revision, in_scope): (Revision, bool),
     report: &mut Report,
 ) {
     let at = place.within(|entry| entry.key("result"));
@@ -247,6 +250,15 @@ fn check_contents(
             continue;
         };
         check_resource_contents(entry, rule::RESOURCE_EXAMPLE_RESULT, &here, report);
+        if in_scope && let Some(meta) = entry.get("_meta") {
+            place.check_meta(
+                meta,
+                Holder::Content,
+                &entry_at.key("_meta"),
+                revision,
+                report,
+            );
+        }
         if requested.is_some() && entry.get("uri").and_then(Value::as_str) == requested {
             check_consistency(entry, declared, &here, report);
         }

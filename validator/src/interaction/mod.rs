@@ -30,7 +30,7 @@ use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
 use crate::rule;
 use crate::tool::accepts;
-use crate::value::{is_extension, is_local_name, same};
+use crate::value::{is_extension, is_local_name, is_uri, same};
 
 /// The Tool member that holds the scenarios.
 const MEMBER: &str = "interactionExamples";
@@ -386,10 +386,12 @@ fn check_elicitation_response(
     }
 }
 
-/// A roots step's response: a `roots` array of objects, each with a URI
-/// `uri`. The other members of the native result and of each root change
-/// with the revision and are not checked yet.
+/// A roots step's response: a `roots` array and nothing else, of roots
+/// that each hold a `file://` URI `uri` and perhaps a string `name`, and
+/// nothing else: the members the published 0.8.0 schema gives the
+/// semantic roots result (no `_meta`, as on every step payload).
 fn check_roots(response: &Map<String, Value>, at: &Pointer, report: &mut Report) {
+    report_unknown(response, &["roots"], at, report);
     let Some(roots) = response.get("roots") else {
         report.error(rule::INTERACTION_SHAPE, at, "`roots` is missing");
         return;
@@ -405,8 +407,14 @@ fn check_roots(response: &Map<String, Value>, at: &Pointer, report: &mut Report)
             report.error(rule::INTERACTION_SHAPE, &at, "a root must be an object");
             continue;
         };
+        report_unknown(root, &["uri", "name"], &at, report);
         match root.get("uri") {
             None => report.error(rule::INTERACTION_SHAPE, &at, "`uri` is missing"),
+            Some(Value::String(uri)) if is_uri(uri) && !has_file_scheme(uri) => report.error(
+                rule::INTERACTION_SHAPE,
+                &at.key("uri"),
+                "a root's `uri` starts with `file://`, as MCP requires",
+            ),
             Some(uri @ Value::String(_)) => check_uri(Some(uri), &at.key("uri"), report),
             Some(_) => report.error(
                 rule::INTERACTION_SHAPE,
@@ -414,6 +422,44 @@ fn check_roots(response: &Map<String, Value>, at: &Pointer, report: &mut Report)
                 "`uri` must be a string",
             ),
         }
+        if let Some(name) = root.get("name")
+            && !name.is_string()
+        {
+            report.error(
+                rule::INTERACTION_SHAPE,
+                &at.key("name"),
+                "`name` must be a string",
+            );
+        }
+    }
+}
+
+/// The scheme every root's URI has (MCP's `Root`: "for now").
+const FILE_SCHEME: &str = "file://";
+
+/// Whether `uri` starts with `file://`, the scheme compared without case
+/// as RFC 3986 compares schemes.
+fn has_file_scheme(uri: &str) -> bool {
+    uri.get(..FILE_SCHEME.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(FILE_SCHEME))
+}
+
+/// Each member of `object` outside `members`, at that member.
+fn report_unknown(
+    object: &Map<String, Value>,
+    members: &[&str],
+    at: &Pointer,
+    report: &mut Report,
+) {
+    for member in object
+        .keys()
+        .filter(|member| !members.contains(&member.as_str()))
+    {
+        report.error(
+            rule::INTERACTION_SHAPE,
+            &at.key(member),
+            format!("no member `{member}` is defined here"),
+        );
     }
 }
 
