@@ -39,6 +39,7 @@ VALUE_URI = "mcpdesc.value.uri"
 META_REVISION = "mcp.meta.protocol-version"
 META_KEY = "mcp.meta.key"
 META_RESERVED = "mcp.meta.reserved-key"
+META_KEY_USE = "mcp.meta.reserved-key-use"
 
 DECLARATIONS = "mcpdesc.elicitation.declarations"
 DECLARATION_SHAPE = "mcpdesc.elicitation.shape"
@@ -170,6 +171,7 @@ ALL_RULES = [
     META_REVISION,
     META_KEY,
     META_RESERVED,
+    META_KEY_USE,
     DECLARATIONS,
     DECLARATION_SHAPE,
     DECLARATION_NAME,
@@ -1935,52 +1937,132 @@ def scope_catalogue(scheme):
     return names
 
 
-# --- MCP `_meta` on primitives (Section 3.5) -------------------------------
+# --- MCP `_meta` (Section 3.5) ----------------------------------------------
 #
-# A Tool, Resource, Resource Template or Prompt may carry MCP's `_meta`. It is
-# judged under the case's revision, and only when the primitive is offered in
-# that revision: before 2025-06-18 the object has no `_meta` at all; from it
-# on, `_meta` is an object whose keys follow MCP's grammar, and a key under a
-# prefix MCP keeps for itself draws a warning (this validator knows none of
-# MCP's own keys, so every such key is one it does not recognize).
+# MCP's `_meta`, wherever a description holds it: on a Tool, Resource,
+# Resource Template or Prompt, on a completed result of a named example (a
+# Tool's, Prompt's, Resource's or Resource Template's, or a completion
+# example's), and on a content block (of a Tool result, a Prompt message or
+# a sampling step's message or result), an embedded resource's contents and
+# a Resource example's entry. It is judged under the case's revision, and
+# only when the primitive (the example's, the step's) is offered in that
+# revision. A completed result is MCP's `Result`, which has carried `_meta`
+# since 2024-11-05; every other object gained it with 2025-06-18 and holds
+# none before. Before 2025-06-18 a result's `_meta` is an object whose keys
+# MCP gives no grammar; from it on, every `_meta` is an object whose keys
+# follow MCP's grammar. A key MCP defines under the revision is judged by
+# where it stands and what it holds; any other key under a prefix MCP keeps
+# for itself draws a warning. In a referenced example every finding is at
+# the reference site (the `locate` given says where).
 
 META = "_meta"
-# The revision that gave the four primitives `_meta`.
+# The revision that gave the four primitives, content blocks and Resource
+# Contents `_meta`, and `_meta` keys their grammar.
 META_SINCE = "2025-06-18"
 # From this revision on, MCP reserves a prefix by its second label; before
 # it, by any label but the last.
-RESERVED_BY_SECOND_LABEL_SINCE = "2026-07-28"
+RESERVED_BY_SECOND_LABEL_SINCE = "2025-11-25"
 MCP_NAMES = ("modelcontextprotocol", "mcp")
 # The key grammar, in ASCII: `[prefix/]name`, a prefix being dot-joined labels.
 PREFIX_LABEL = re.compile(r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
 KEY_NAME = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?")
 
+# What holds a `_meta`: a declaration, a completed result, or a content
+# object (a block, an embedded resource's contents, a Resource example's
+# entry).
+META_ON_DECLARATION = "declaration"
+META_ON_RESULT = "result"
+META_ON_CONTENT = "content"
+# Whose MCP's own keys are: a request's or a notification's stand nowhere
+# in a description; a result's on a completed result alone.
+REQUEST_KEY = "request"
+NOTIFICATION_KEY = "notification"
+RESULT_KEY = "result"
+
+
+def is_related_task(value):
+    return isinstance(value, dict) and isinstance(value.get("taskId"), str)
+
+
+def is_implementation(value):
+    # Its other members are not judged.
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and isinstance(value.get("version"), str)
+    )
+
+
+MCP_PREFIX = "io.modelcontextprotocol/"
+# MCP's own keys: whose each is, the revisions that define it (first, last),
+# and for a result's, what its value must be (a request's or a
+# notification's is never looked at).
+MCP_META_KEYS = {
+    "progressToken": (REQUEST_KEY, (META_SINCE, None), None),
+    MCP_PREFIX + "related-task": (RESULT_KEY, ("2025-11-25", None), is_related_task),
+    MCP_PREFIX + "serverInfo": (RESULT_KEY, ("2026-07-28", None), is_implementation),
+    MCP_PREFIX + "protocolVersion": (REQUEST_KEY, ("2026-07-28", None), None),
+    MCP_PREFIX + "clientInfo": (REQUEST_KEY, ("2026-07-28", None), None),
+    MCP_PREFIX + "clientCapabilities": (REQUEST_KEY, ("2026-07-28", None), None),
+    MCP_PREFIX + "logLevel": (REQUEST_KEY, ("2026-07-28", None), None),
+    MCP_PREFIX + "subscriptionId": (NOTIFICATION_KEY, ("2026-07-28", None), None),
+}
+
 
 def check_meta(primitive, at, scope, revision, findings):
-    if META not in primitive or not in_scope(scope, revision):
+    """A declaration's `_meta`."""
+    locate = lambda *tokens: pointer(*at, *tokens)
+    judge_meta(primitive, locate, META_ON_DECLARATION, scope, revision, findings)
+
+
+def judge_meta(owner, locate, place, scope, revision, findings):
+    """The `_meta` of `owner` (an object standing at `locate()`, which is a
+    `place`) under the case's revision, for a primitive whose scope is
+    `scope`."""
+    if not isinstance(owner, dict) or META not in owner or not in_scope(scope, revision):
         return
-    where = at + (META,)
-    if revision < META_SINCE:
+    where = within(locate, META)
+    if revision < META_SINCE and place != META_ON_RESULT:
         # Whatever the value, even `{}`: nothing more is said about it here.
         findings.error(
-            META_REVISION, pointer(*where), "MCP %s defines no `_meta` on this object" % revision
+            META_REVISION, where(), "MCP %s defines no `_meta` on this object" % revision
         )
         return
-    meta = primitive[META]
+    meta = owner[META]
     if not isinstance(meta, dict):
-        findings.error(META_KEY, pointer(*where), "`_meta` must be an object")
+        findings.error(META_KEY, where(), "`_meta` must be an object")
         return
-    # Keys are taken as written (an `x-` key too); values are never looked at.
-    for key in meta:
+    if revision < META_SINCE:
+        return  # a result's keys, before MCP gave them a grammar
+    # Keys are taken as written (an `x-` key too); values are looked at only
+    # for MCP's own keys.
+    for key, value in meta.items():
         labels = prefix_labels(key)
         if labels is None:
-            findings.error(META_KEY, pointer(*where, key), "`%s` is not a well-formed `_meta` key" % key)
+            findings.error(META_KEY, where(key), "`%s` is not a well-formed `_meta` key" % key)
+            continue
+        known = MCP_META_KEYS.get(key)
+        if known is not None and defines(known[1], revision):
+            problem = meta_key_use_problem(key, value, known, place)
+            if problem:
+                findings.error(META_KEY_USE, where(key), problem)
         elif reserves(labels, revision):
             findings.warning(
                 META_RESERVED,
-                pointer(*where, key),
+                where(key),
                 "`%s` is under a prefix MCP %s reserves, and is not a key it defines" % (key, revision),
             )
+
+
+def meta_key_use_problem(key, value, known, place):
+    """What is wrong with one of MCP's own keys standing on a `place`;
+    None when nothing is."""
+    whose, _, fits = known
+    if whose != RESULT_KEY:
+        return "`%s` is a %s's key: a description holds no %s" % (key, whose, whose)
+    if place != META_ON_RESULT:
+        return "`%s` stands on a completed result only" % key
+    return None if fits(value) else "`%s` does not hold what MCP defines for it" % key
 
 
 def prefix_labels(key):
@@ -3177,7 +3259,21 @@ def check_roots_request(request, at, findings):
         )
 
 
+ROOTS_RESPONSE_MEMBERS = ("roots",)
+ROOTS_ENTRY_MEMBERS = ("uri", "name")
+# MCP's `Root`: its URI starts with `file://`, the scheme compared without
+# case.
+FILE_ROOT = re.compile(r"[Ff][Ii][Ll][Ee]://")
+
+
 def check_roots_response(response, at, findings):
+    # A semantic object, not an MCP message: `roots` alone, no `_meta`, no
+    # `x-` member.
+    for member in response:
+        if member not in ROOTS_RESPONSE_MEMBERS:
+            findings.error(
+                INTERACTION_SHAPE, pointer(*at, member), "a roots response holds no `%s`" % member
+            )
     if "roots" not in response:
         findings.error(INTERACTION_SHAPE, pointer(*at), "the response has no `roots`")
         return
@@ -3185,18 +3281,34 @@ def check_roots_response(response, at, findings):
     if not isinstance(roots, list):
         findings.error(INTERACTION_SHAPE, pointer(*at, "roots"), "`roots` must be an array")
         return
-    # The other members of the result and of each root vary by revision:
-    # they are not judged.
     for index, root in enumerate(roots):
         site = at + ("roots", index)
         if not isinstance(root, dict):
             findings.error(INTERACTION_SHAPE, pointer(*site), "a root must be an object")
-        elif "uri" not in root:
-            findings.error(INTERACTION_SHAPE, pointer(*site), "the root has no `uri`")
-        elif not isinstance(root["uri"], str):
-            findings.error(INTERACTION_SHAPE, pointer(*site, "uri"), "`uri` must be a string")
         else:
-            check_uri(root, site, "uri", findings)
+            check_root(root, site, findings)
+
+
+def check_root(root, site, findings):
+    for member, held in root.items():
+        if member not in ROOTS_ENTRY_MEMBERS:
+            findings.error(
+                INTERACTION_SHAPE, pointer(*site, member), "a root holds no `%s`" % member
+            )
+        elif member == "name" and not isinstance(held, str):
+            findings.error(INTERACTION_SHAPE, pointer(*site, member), "`name` must be a string")
+    if "uri" not in root:
+        findings.error(INTERACTION_SHAPE, pointer(*site), "the root has no `uri`")
+        return
+    uri = root["uri"]
+    if not isinstance(uri, str):
+        findings.error(INTERACTION_SHAPE, pointer(*site, "uri"), "`uri` must be a string")
+    elif not is_uri(uri):
+        check_uri(root, site, "uri", findings)
+    elif not FILE_ROOT.match(uri):
+        findings.error(
+            INTERACTION_SHAPE, pointer(*site, "uri"), "a root's `uri` starts with `file://`"
+        )
 
 
 # --- Sampling steps: MCP's `sampling/createMessage` (Section 9.4) -----------
@@ -3830,17 +3942,36 @@ def parse_expression(body):
 
 
 def literal_forms(literal):
-    """What a literal becomes in the expansion: a character outside the
-    unreserved and reserved sets (a non-ASCII one) is percent-encoded as
-    UTF-8; pct-encoded triplets and the others are copied."""
+    """What a literal becomes in the expansion (Section 3.1): a character
+    outside the unreserved and reserved sets (a `ucschar` or `iprivate`
+    one) is percent-encoded as UTF-8 octets; pct-encoded triplets and the
+    other characters are copied. A triplet's hexadecimal digits, copied or
+    made here, match in either case (RFC 3986 makes them equivalent); the
+    other characters exactly."""
     pieces = []
-    for char in literal:
-        if char in UNRESERVED or char in RESERVED or char == "%":
+    position = 0
+    while position < len(literal):
+        # The template parses, so a `%` starts a triplet.
+        encoded = PCT_ENCODED.match(literal, position)
+        if encoded is not None:
+            pieces.append(triplet_form(encoded.group()))
+            position = encoded.end()
+            continue
+        char = literal[position]
+        if char in UNRESERVED or char in RESERVED:
             pieces.append(re.escape(char))
         else:
-            triplets = "".join("%%%02X" % byte for byte in char.encode("utf-8", "surrogatepass"))
-            pieces.append("(?i:" + re.escape(triplets) + ")")
+            pieces.append(
+                triplet_form("".join("%%%02X" % byte for byte in char.encode("utf-8")))
+            )
+        position += 1
     return re.compile("".join(pieces))
+
+
+def triplet_form(triplets):
+    """A pattern matching pct-encoded `triplets` with hexadecimal digits in
+    either case."""
+    return "(?i:" + re.escape(triplets) + ")"
 
 
 def expands_to(template, uri):
@@ -4251,6 +4382,7 @@ def check_prompt_result(result, locate, scope, revision, findings):
         return
     check_completed_result(result, locate, findings)
     check_result_type(result, locate, scope, revision, findings)
+    judge_meta(result, locate, META_ON_RESULT, scope, revision, findings)
     if "description" in result and not isinstance(result["description"], str):
         findings.error(
             PROMPT_EXAMPLE_RESULT, locate("description"), "`description` must be a string"
@@ -4300,7 +4432,8 @@ def is_uri_string(value):
 
 # Each type's (required, optional) members, with what each must be; None
 # for a value this rule does not judge (those of `annotations` are the
-# Resource Annotations rules', of `_meta` and the others no rule's here). A
+# Resource Annotations rules', of `_meta` the `_meta` rules' (above, with
+# the revisions that define it), the others no rule's here). A
 # `tool_result`'s `content` (one block or a non-empty list of them, of the
 # general family) is judged apart.
 BLOCK_OPTIONAL_MEMBERS = {"annotations": None, "_meta": None}
@@ -4365,9 +4498,12 @@ def check_content_block(block, locate, scope, revision, findings, family=GENERAL
             )
         elif judge is not None and not judge(held):
             findings.error(CONTENT_BLOCK, locate(member), "`%s` is not what it must be" % member)
+    judge_meta(block, locate, META_ON_CONTENT, scope, revision, findings)
     resource = block.get("resource")
     if kind == RESOURCE_BLOCK and isinstance(resource, dict):
-        check_resource_contents(resource, within(locate, "resource"), findings)
+        where = within(locate, "resource")
+        check_resource_contents(resource, where, findings)
+        judge_meta(resource, where, META_ON_CONTENT, scope, revision, findings)
     if kind == TOOL_RESULT_BLOCK and "content" in block:
         check_block_list(block["content"], within(locate, "content"), scope, revision, findings)
 
@@ -4565,6 +4701,7 @@ def check_completion_result(result, locate, scope, revision, findings):
         return
     check_completed_result(result, locate, findings)
     check_result_type(result, locate, scope, revision, findings)
+    judge_meta(result, locate, META_ON_RESULT, scope, revision, findings)
     # Other members of the result and of `completion` are open.
     if "completion" not in result:
         findings.error(COMPLETION_EXAMPLE_RESULT, locate(), "the result has no `completion`")
@@ -4706,6 +4843,7 @@ def check_tool_result(result, locate, scope, revision, findings):
         return False
     check_completed_result(result, locate, findings)
     check_result_type(result, locate, scope, revision, findings)
+    judge_meta(result, locate, META_ON_RESULT, scope, revision, findings)
     if "content" not in result:
         findings.error(TOOL_EXAMPLE_RESULT, locate(), "the result has no `content`")
     elif not isinstance(result["content"], list):
@@ -4940,6 +5078,7 @@ def check_read_result(result, locate, scope, revision, findings):
         return []
     check_completed_result(result, locate, findings)
     check_result_type(result, locate, scope, revision, findings)
+    judge_meta(result, locate, META_ON_RESULT, scope, revision, findings)
     check_cache_fields(result, locate, scope, revision, findings)
     if CONTENTS not in result:
         findings.error(RESOURCE_EXAMPLE_RESULT, locate(), "the result has no `contents`")
@@ -4957,6 +5096,7 @@ def check_read_result(result, locate, scope, revision, findings):
             findings.error(RESOURCE_EXAMPLE_RESULT, where(), "an entry must be an object")
             continue
         check_contents_entry(entry, where, findings)
+        judge_meta(entry, where, META_ON_CONTENT, scope, revision, findings)
         entries.append((index, entry))
     return entries
 

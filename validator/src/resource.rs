@@ -1,7 +1,7 @@
 //! Resources and Resource Templates (Section 10): Resource Annotations and
 //! the RFC 6570 syntax of `uriTemplate`.
 
-use iri_string::template::UriTemplateStr;
+use iri_string::template::UriTemplateString;
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
@@ -194,12 +194,56 @@ fn check_template(template: &Map<String, Value>, at: &Pointer, report: &mut Repo
     let Some(Value::String(text)) = template.get("uriTemplate") else {
         return;
     };
-    if UriTemplateStr::new(text).is_err() || !prefixes_in_range(text) {
+    if uri_template(text).is_none() || !prefixes_in_range(text) {
         report.error(
             rule::RESOURCE_TEMPLATE_URI_TEMPLATE,
             &at.key("uriTemplate"),
             "`uriTemplate` is not an RFC 6570 URI Template",
         );
+    }
+}
+
+/// `text` as an RFC 6570 URI Template, `None` when it is not one. The
+/// parser (iri-string 0.7) takes ASCII only, while RFC 6570 (Section 2.1)
+/// lets a literal hold the characters an IRI may (`ucschar`, `iprivate`):
+/// each of those in a literal is given to it percent-encoded, as an
+/// expansion writes it; any other character outside ASCII is refused.
+pub(crate) fn uri_template(text: &str) -> Option<UriTemplateString> {
+    let mut ascii = String::with_capacity(text.len());
+    let mut in_expression = false;
+    for character in text.chars() {
+        match character {
+            '{' => in_expression = true,
+            '}' => in_expression = false,
+            _ => {}
+        }
+        if character.is_ascii() || in_expression {
+            ascii.push(character);
+        } else if is_iri_literal(character) {
+            let mut octets = [0; 4];
+            for octet in character.encode_utf8(&mut octets).bytes() {
+                ascii.push_str(&format!("%{octet:02X}"));
+            }
+        } else {
+            return None;
+        }
+    }
+    UriTemplateString::try_from(ascii).ok()
+}
+
+/// Whether `character`, outside ASCII, is RFC 3987's `ucschar` or
+/// `iprivate`.
+fn is_iri_literal(character: char) -> bool {
+    let code = u32::from(character);
+    let (plane, in_plane) = (code >> 16, code & 0xFFFF);
+    match plane {
+        // `ucschar` up to the surrogates, then `iprivate` and `ucschar`
+        // around the noncharacters U+FDD0 to U+FDEF.
+        0 => matches!(code, 0xA0..=0xD7FF | 0xE000..=0xFDCF | 0xFDF0..=0xFFEF),
+        // Planes 1 to 13 and the private planes 15 and 16, less each
+        // plane's last two code points; plane 14 from U+E1000.
+        14 => (0x1000..=0xFFFD).contains(&in_plane),
+        _ => in_plane <= 0xFFFD,
     }
 }
 

@@ -3,7 +3,6 @@
 //! containing declaration, and its completed result. They are always
 //! inline: the containing declaration is the completion's target.
 
-use iri_string::template::UriTemplateStr;
 use mcpdesc_protocol::Revision;
 use serde_json::{Map, Value};
 
@@ -11,6 +10,7 @@ use super::{Place, check_completed};
 use crate::pointer::Pointer;
 use crate::primitive::{Kind, Primitive};
 use crate::report::Report;
+use crate::resource::uri_template;
 use crate::rule;
 use crate::value::is_extension;
 
@@ -27,17 +27,22 @@ const MOST_VALUES: usize = 100;
 /// What a completion example may name: the containing declaration's
 /// arguments, or `None` when they cannot be known (a `uriTemplate` that is
 /// missing or does not parse, which other rules report).
-fn targets<'a>(primitive: &Primitive<'a>) -> Option<Vec<&'a str>> {
+fn targets(primitive: &Primitive<'_>) -> Option<Vec<String>> {
     match primitive.kind {
         Kind::ResourceTemplate => {
             let text = primitive.object.get("uriTemplate")?.as_str()?;
-            let template = UriTemplateStr::new(text).ok()?;
-            Some(template.variables().map(|name| name.as_str()).collect())
+            let template = uri_template(text)?;
+            Some(
+                template
+                    .variables()
+                    .map(|name| name.as_str().to_owned())
+                    .collect(),
+            )
         }
         _ => Some(
             super::prompt::declared(primitive)
                 .into_iter()
-                .map(|(name, _)| name)
+                .map(|(name, _)| name.to_owned())
                 .collect(),
         ),
     }
@@ -73,7 +78,8 @@ pub(super) fn check(
             .get("context")
             .and_then(|context| check_context(context, &at.key("context"), report));
         if let Some(targets) = &targets {
-            check_targets(completed, context, targets, at, report);
+            let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
+            check_targets(completed, context, &targets, at, report);
         }
         if in_scope && revision < CONTEXT && example.contains_key("context") {
             report.error(

@@ -7,7 +7,7 @@
 //! the URI that its operator could have produced; every split is tried,
 //! remembered per (part, position) so that the work stays polynomial.
 
-use iri_string::template::UriTemplateStr;
+use crate::resource::uri_template;
 
 /// One variable of an expression: its name, whether it is exploded (`*`),
 /// and its prefix length (`:n`).
@@ -63,7 +63,7 @@ enum Part<'a> {
 /// is not an RFC 6570 template (which `mcpdesc.resource-template.uri-template`
 /// reports).
 pub(super) fn expands_to(template: &str, uri: &str) -> Option<bool> {
-    UriTemplateStr::new(template).ok()?;
+    uri_template(template)?;
     let parts = parse(template)?;
     let mut seen = vec![vec![false; uri.len() + 1]; parts.len() + 1];
     Some(matches(&parts, 0, uri, 0, &mut seen))
@@ -134,10 +134,8 @@ fn matches(
         return false;
     }
     let found = match &parts[index] {
-        Part::Literal(literal) => {
-            uri[at..].starts_with(literal)
-                && matches(parts, index + 1, uri, at + literal.len(), failed)
-        }
+        Part::Literal(literal) => literal_at(literal, &uri[at..])
+            .is_some_and(|length| matches(parts, index + 1, uri, at + length, failed)),
         Part::Expression(operator, variables) => (at..=uri.len())
             .filter(|end| uri.is_char_boundary(*end))
             .any(|end| {
@@ -149,6 +147,35 @@ fn matches(
         failed[index][at] = true;
     }
     found
+}
+
+/// The length of `literal`'s expansion when `uri` starts with it, `None`
+/// when it does not. RFC 6570 (Section 3.1) copies a literal's URI
+/// characters and percent-encoded triplets and percent-encodes the UTF-8
+/// octets of any other character; hexadecimal digits compare without case,
+/// as RFC 3986 makes `%c3` and `%C3` the same.
+fn literal_at(literal: &str, uri: &str) -> Option<usize> {
+    let mut expanded = String::new();
+    for character in literal.chars() {
+        if character.is_ascii() && characters(&character.to_string(), true, true) {
+            expanded.push(character);
+        } else {
+            let mut octets = [0; 4];
+            for octet in character.encode_utf8(&mut octets).bytes() {
+                expanded.push_str(&format!("%{octet:02X}"));
+            }
+        }
+    }
+    let start = uri.get(..expanded.len())?.as_bytes();
+    let wanted = expanded.as_bytes();
+    // A byte of a triplet's digits is one or two places after its `%`.
+    let in_triplet = |at: usize| (1..=2).any(|back| at >= back && wanted[at - back] == b'%');
+    (0..wanted.len())
+        .all(|at| {
+            start[at] == wanted[at]
+                || (in_triplet(at) && start[at].eq_ignore_ascii_case(&wanted[at]))
+        })
+        .then_some(wanted.len())
 }
 
 /// Whether `text` is what one expression can expand to.
@@ -174,27 +201,34 @@ fn expansion(operator: Operator, variables: &[Variable<'_>], text: &str) -> bool
     if !exploded && items.len() > variables.len() {
         return false;
     }
+    if !operator.named {
+        return items
+            .iter()
+            .all(|item| characters(item, operator.reserved, true) && within(item, prefix));
+    }
+    // Without an exploded variable each name stands once, for its own
+    // variable and with that variable's prefix.
+    let mut named = Vec::new();
     items.iter().all(|item| {
-        let value = if operator.named {
-            let (name, value) = match item.split_once('=') {
-                Some((name, value)) => (name, Some(value)),
-                None => (*item, None),
-            };
-            // `?` and `&` write `name=` for an empty value; `;` writes `name`.
-            if value.is_none() && operator.first != ";" {
-                return false;
-            }
-            // An exploded map names its own keys.
-            let known = variables.iter().any(|variable| variable.name == name);
-            let map_key = exploded && !name.is_empty() && characters(name, false, false);
-            if !(known || map_key) {
-                return false;
-            }
-            value.unwrap_or("")
-        } else {
-            item
+        let (name, value) = match item.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (*item, None),
         };
-        characters(value, operator.reserved, true) && within(value, prefix)
+        // `?` and `&` write `name=` for an empty value; `;` writes `name`.
+        if value.is_none() && operator.first != ";" {
+            return false;
+        }
+        let value = value.unwrap_or("");
+        let variable = variables.iter().find(|variable| variable.name == name);
+        // An exploded map names its own keys.
+        let map_key = exploded && !name.is_empty() && characters(name, false, false);
+        let fresh = exploded || !named.contains(&name);
+        named.push(name);
+        let prefix = variable.and_then(|variable| variable.prefix);
+        (variable.is_some() || map_key)
+            && fresh
+            && characters(value, operator.reserved, true)
+            && within(value, prefix)
     })
 }
 
@@ -250,6 +284,22 @@ mod tests {
             ("chess://host{.ext}", "chess://host.json"),
             ("chess://{a}{b}", "chess://xy"),
             ("chess://list/{ids}", "chess://list/1,2,3"),
+            ("chess://clubs/ü/{id}", "chess://clubs/%C3%BC/7"),
+            ("chess://clubs/ü/{id}", "chess://clubs/%c3%bc/7"),
+            ("chess://clubs/caf%C3%A9/{id}", "chess://clubs/caf%c3%a9/7"),
+            (
+                "chess://clubs/\u{E000}\u{10FFFD}/{id}",
+                "chess://clubs/%EE%80%80%F4%8F%BF%BD/7",
+            ),
+            (
+                "chess://clubs/\u{E1000}/{id}",
+                "chess://clubs/%F3%A1%80%80/7",
+            ),
+            (
+                "chess://games{?player:2,colour}",
+                "chess://games?colour=white&player=p1",
+            ),
+            ("chess://games{?keys*}", "chess://games?a=1&a=2"),
         ] {
             assert_eq!(expands_to(template, uri), Some(true), "{template} {uri}");
         }
@@ -267,6 +317,20 @@ mod tests {
             ("chess://games{?player}", "chess://games&player=x"),
             ("chess://p/{id:3}", "chess://p/abcd"),
             ("chess://{a}/x", "chess://b"),
+            ("chess://clubs/ü/{id}", "chess://clubs/u/7"),
+            ("Chess://clubs/{id}", "chess://clubs/7"),
+            (
+                "chess://games{?player:2,colour}",
+                "chess://games?player=p1&player=p2",
+            ),
+            (
+                "chess://games{?player:2,colour}",
+                "chess://games?player=p12",
+            ),
+            (
+                "chess://games{;player,colour}",
+                "chess://games;colour;colour",
+            ),
         ] {
             assert_eq!(expands_to(template, uri), Some(false), "{template} {uri}");
         }
@@ -280,6 +344,13 @@ mod tests {
             "books://{!x}",
             "books://{a:x}",
             "books://{=x}",
+            // Outside `ucschar` and `iprivate`: a C1 control, a noncharacter.
+            "books://\u{85}/{x}",
+            "books://\u{FDD0}/{x}",
+            "books://\u{1FFFE}/{x}",
+            "books://\u{E0001}/{x}",
+            // A variable name is ASCII.
+            "books://{ü}",
         ] {
             assert_eq!(expands_to(template, "books://x"), None, "{template}");
         }
