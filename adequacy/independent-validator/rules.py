@@ -3877,14 +3877,18 @@ def is_varname(name):
 # Whether a URI is something the expansion of a template (Section 3 of RFC
 # 6570) can produce for some values of its variables, each undefined, a
 # string, a list or a map. The URI is matched against the template's
-# literals exactly and, for each expression, against the form its operator
-# writes (Section 3.2.1's table): its first character, its separator, the
-# `name=value` pairs of the named operators, the characters the operator
-# leaves unencoded with percent-encoded triplets for the others, at most
-# one value per variable unless one of them is exploded, and the prefix of
-# an expression's only variable. The order of the names within one named
-# expression is not judged. A memoized walk tries every end of each
-# expression.
+# literals as Section 3.1 expands them (URI characters and triplets copied,
+# any other character percent-encoded as UTF-8 octets, a triplet's
+# hexadecimal digits matched in either case) and, for each expression,
+# against the form its operator writes (Section 3.2.1's table): its first
+# character, its separator, the `name=value` pairs of the named operators,
+# the characters the operator leaves unencoded with percent-encoded
+# triplets for the others, at most one value per variable unless one of
+# them is exploded, and the prefix of a variable: of an expression's only
+# variable, or in a named expression without an exploded variable, of the
+# variable each name names (each at most once). The order of the names
+# within one named expression is not judged. A memoized walk tries every
+# end of each expression.
 
 # Section 1.5: unreserved and reserved characters, as sets and as the
 # body of a regular expression's character class.
@@ -3910,6 +3914,8 @@ OPERATOR_FORMS = {
 # when it is not exploded, and a map's key to its value when it is.
 ITEM_SEPARATOR = ","
 PAIR_MARK = "="
+# A literal's pieces: a pct-encoded triplet, or one character.
+LITERAL_PIECE = re.compile(r"(%[0-9A-Fa-f]{2})|(.)", re.DOTALL)
 
 
 def template_parts(template):
@@ -3949,22 +3955,16 @@ def literal_forms(literal):
     made here, match in either case (RFC 3986 makes them equivalent); the
     other characters exactly."""
     pieces = []
-    position = 0
-    while position < len(literal):
-        # The template parses, so a `%` starts a triplet.
-        encoded = PCT_ENCODED.match(literal, position)
-        if encoded is not None:
-            pieces.append(triplet_form(encoded.group()))
-            position = encoded.end()
-            continue
-        char = literal[position]
-        if char in UNRESERVED or char in RESERVED:
+    # The template parses, so a `%` starts a triplet.
+    for triplet, char in LITERAL_PIECE.findall(literal):
+        if triplet:
+            pieces.append(triplet_form(triplet))
+        elif char in UNRESERVED or char in RESERVED:
             pieces.append(re.escape(char))
         else:
             pieces.append(
                 triplet_form("".join("%%%02X" % byte for byte in char.encode("utf-8")))
             )
-        position += 1
     return re.compile("".join(pieces))
 
 
@@ -4049,9 +4049,9 @@ def expression_writes(expression, text):
     first, separator, named, if_empty, reserved_allowed = OPERATOR_FORMS[operator]
     body = text[len(first) :]
     exploded = any(explode for _, _, explode in variables)
-    only_prefix = variables[0][1] if len(variables) == 1 else None
     if named:
-        return named_expression_writes(body, variables, separator, if_empty, exploded, only_prefix)
+        return named_expression_writes(body, variables, separator, if_empty, exploded)
+    only_prefix = variables[0][1] if len(variables) == 1 else None
     if only_prefix is not None:
         return fits_prefix(body, reserved_allowed, only_prefix)
     if exploded:
@@ -4065,26 +4065,32 @@ def expression_writes(expression, text):
     return len(body.split(separator)) <= len(variables)
 
 
-def named_expression_writes(body, variables, separator, if_empty, exploded, only_prefix):
-    names = {name for name, _, _ in variables}
+def named_expression_writes(body, variables, separator, if_empty, exploded):
+    """The `name=value` pairs of `;`, `?` and `&`. With an exploded
+    variable, a name may be any key of a map, any number of times, so no
+    name says whose value it gives. Without one, each name is its own
+    variable's, at most once, with a value within that variable's prefix."""
     given = []
     for pair in body.split(separator):
         name, mark, value = pair.partition(PAIR_MARK)
         if not mark and if_empty:
             return False  # `?x` and `&x` are written `x=` when empty
         if exploded:
-            # Any key of an exploded map, any number of times.
-            if name == "" or not is_value(name, False):
+            if name == "" or not is_value(name, False) or not is_value(value, False, ITEM_SEPARATOR):
                 return False
-        elif name not in names:
-            return False
-        if only_prefix is not None and not exploded:
-            if not fits_prefix(value, False, only_prefix):
-                return False
-        elif not is_value(value, False, ITEM_SEPARATOR):
+        elif not any(name == own and fits_variable(value, length) for own, length, _ in variables):
             return False
         given.append(name)
     return exploded or len(given) == len(set(given))
+
+
+def fits_variable(value, length):
+    """Whether a named pair's `value` is one a variable with prefix
+    `length` (None without one) can give: a prefixed one a string of at
+    most that many characters, any other a string or a composite's items."""
+    if length is None:
+        return is_value(value, False, ITEM_SEPARATOR)
+    return fits_prefix(value, False, length)
 
 
 # --- Prompts (Section 11 of 0.8.0) ------------------------------------------
