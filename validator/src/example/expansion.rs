@@ -157,7 +157,9 @@ fn matches(
 fn literal_at(literal: &str, uri: &str) -> Option<usize> {
     let mut expanded = String::new();
     for character in literal.chars() {
-        if character.is_ascii() && characters(&character.to_string(), true, true) {
+        // Every ASCII character a valid template's literal holds is a URI
+        // character or part of a triplet, and is copied.
+        if character.is_ascii() {
             expanded.push(character);
         } else {
             let mut octets = [0; 4];
