@@ -28,7 +28,10 @@ pub(super) fn render(set: &SuiteSet) -> String {
         "\n# Specification requirements\n\n{}\n\nA requirement is *checkable* when a finding on one \
          document (or, for serialization, its text) can show it broken; the others constrain \
          running servers and clients, producers of documents, or readers beyond any one \
-         finding, and are listed so that nothing is left out. Section 12 is taken from the \
+         finding, and are listed so that nothing is left out. A *pending* requirement says \
+         why no rule covers it: findings are compared as a set, so the suite reports nothing \
+         the text does not ask for, and a SHOULD for which the text defines no diagnostic \
+         stays pending. Section 12 is taken from the \
          MCP Description 0.9.0 draft, every other section from the newest published text \
          (0.8.0).\n\n",
         summary(&total),
